@@ -1,0 +1,255 @@
+//! Engine values → JSON text, under the contract's lossless rules.
+//!
+//! A value crosses only if `JSON.parse(JSON.stringify(v))` would give it back and reading it
+//! runs no program code: `null`, booleans, finite numbers other than `-0`, strings, dense
+//! arrays with no extra own properties, and plain objects (prototype `Object.prototype` or
+//! `null`) whose own properties are all enumerable string-keyed data properties. Everything
+//! else (Proxies, accessors, class instances, cycles, …) is refused.
+//!
+//! The walk uses an explicit stack (a 10,000-deep value costs heap, not native stack),
+//! reads descriptors through [`crate::raw`] (no getters or traps run, so a program that
+//! replaced `Array.prototype` methods or `JSON.stringify` changes nothing), compares
+//! prototypes with the intrinsic ones of a fresh `{}`/`[]`, stops once the text passes the
+//! byte budget (a shared-reference bomb cannot grow without bound), and polls the run's
+//! stop flag as it goes (a huge value cannot outlive an abort).
+
+use crate::budget::RunControl;
+use crate::ledger::write_json_string;
+use crate::raw::{self, Atom, Key, Keys, Owned};
+use rquickjs::qjs;
+use std::collections::HashSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+  /// The value is not lossless JSON.
+  NotLossless,
+  /// The text grew past the byte budget.
+  TooLarge,
+  /// The run was told to stop while the value was read.
+  Stopped,
+}
+
+enum Frame {
+  Array { obj: Owned, len: u32, next: u32 },
+  Object { obj: Owned, keys: Keys, next: u32, wrote: bool },
+}
+
+impl Frame {
+  fn ptr(&self) -> usize {
+    match self {
+      Frame::Array { obj, .. } | Frame::Object { obj, .. } => raw::ptr(obj.v),
+    }
+  }
+}
+
+/// The intrinsic prototypes and classes plain values must have.
+struct Plain {
+  object_proto: usize,
+  object_class: u32,
+  array_proto: usize,
+  array_class: u32,
+  length: Atom,
+}
+
+impl Plain {
+  fn of(ctx: *mut qjs::JSContext) -> Plain {
+    // SAFETY: JS_NewObject/JS_NewArray create fresh values from the context's intrinsic
+    // prototypes (never the program's globals); Owned frees them.
+    let (obj, arr) = unsafe {
+      (Owned::new(ctx, qjs::JS_NewObject(ctx)), Owned::new(ctx, qjs::JS_NewArray(ctx)))
+    };
+    Plain {
+      object_proto: raw::proto_ptr(ctx, obj.v),
+      object_class: raw::class_id(obj.v),
+      array_proto: raw::proto_ptr(ctx, arr.v),
+      array_class: raw::class_id(arr.v),
+      length: Atom::new(ctx, c"length"),
+    }
+  }
+}
+
+/// Writes `value` as JSON text. `Ok(None)` for a top-level `undefined` (no completion).
+pub fn to_json(
+  ctx: *mut qjs::JSContext,
+  value: qjs::JSValue,
+  control: &RunControl,
+  max_bytes: u64,
+) -> Result<Option<String>, Refusal> {
+  if raw::tag(value) == qjs::JS_TAG_UNDEFINED {
+    return Ok(None);
+  }
+  let mut w = Walker {
+    ctx,
+    out: String::new(),
+    stack: Vec::new(),
+    ancestors: HashSet::new(),
+    plain: Plain::of(ctx),
+    control,
+    max_bytes,
+    steps: 0,
+  };
+  w.run(value)?;
+  Ok(Some(w.out))
+}
+
+struct Walker<'a> {
+  ctx: *mut qjs::JSContext,
+  out: String,
+  stack: Vec<Frame>,
+  ancestors: HashSet<usize>,
+  plain: Plain,
+  control: &'a RunControl,
+  max_bytes: u64,
+  steps: u32,
+}
+
+impl Walker<'_> {
+  fn run(&mut self, root: qjs::JSValue) -> Result<(), Refusal> {
+    self.value(root)?;
+    while let Some(top) = self.stack.last_mut() {
+      let child: Option<Owned> = match top {
+        Frame::Array { obj, len, next } => {
+          if *next == *len {
+            self.out.push(']');
+            None
+          } else {
+            let i = *next;
+            *next += 1;
+            if i > 0 {
+              self.out.push(',');
+            }
+            let idx = Atom::index(self.ctx, i);
+            let d = raw::own_property(self.ctx, obj.v, idx.atom).ok_or(Refusal::NotLossless)?;
+            if d.is_accessor() || !d.is_enumerable() {
+              return Err(Refusal::NotLossless);
+            }
+            Some(d.value)
+          }
+        }
+        Frame::Object { obj, keys, next, wrote } => {
+          if *next == keys.len() {
+            self.out.push('}');
+            None
+          } else {
+            let atom = keys.atom(*next);
+            *next += 1;
+            let d = raw::own_property(self.ctx, obj.v, atom).ok_or(Refusal::NotLossless)?;
+            if d.is_accessor() || !d.is_enumerable() {
+              return Err(Refusal::NotLossless);
+            }
+            let Some(Key::String(name)) = raw::atom_key(self.ctx, atom) else {
+              return Err(Refusal::NotLossless);
+            };
+            if *wrote {
+              self.out.push(',');
+            }
+            *wrote = true;
+            write_json_string(&mut self.out, &name);
+            self.out.push(':');
+            Some(d.value)
+          }
+        }
+      };
+      match child {
+        Some(v) => self.value(v.v)?,
+        None => {
+          let done = self.stack.pop().expect("frame present");
+          self.ancestors.remove(&done.ptr());
+        }
+      }
+      self.tick()?;
+    }
+    Ok(())
+  }
+
+  fn tick(&mut self) -> Result<(), Refusal> {
+    if self.out.len() as u64 > self.max_bytes {
+      return Err(Refusal::TooLarge);
+    }
+    self.steps = self.steps.wrapping_add(1);
+    if self.steps % 4096 == 0 && self.control.poll() {
+      return Err(Refusal::Stopped);
+    }
+    Ok(())
+  }
+
+  /// Writes a primitive, or opens a container and pushes its frame.
+  fn value(&mut self, v: qjs::JSValue) -> Result<(), Refusal> {
+    let t = raw::tag(v);
+    match t {
+      qjs::JS_TAG_NULL => self.out.push_str("null"),
+      // SAFETY: the tag says which payload the value carries.
+      qjs::JS_TAG_BOOL => {
+        self.out.push_str(if unsafe { qjs::JS_VALUE_GET_BOOL(v) } { "true" } else { "false" })
+      }
+      qjs::JS_TAG_INT => {
+        // SAFETY: as above.
+        let n = unsafe { qjs::JS_VALUE_GET_INT(v) };
+        self.out.push_str(itoa(n).as_str());
+      }
+      qjs::JS_TAG_FLOAT64 => {
+        // SAFETY: as above.
+        let n = unsafe { qjs::JS_VALUE_GET_FLOAT64(v) };
+        if !n.is_finite() || (n == 0.0 && n.is_sign_negative()) {
+          return Err(Refusal::NotLossless);
+        }
+        let mut buf = ryu_js::Buffer::new();
+        self.out.push_str(buf.format_finite(n));
+      }
+      qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
+        let bytes = raw::string_bytes(self.ctx, v).ok_or(Refusal::NotLossless)?;
+        write_json_string(&mut self.out, &bytes);
+      }
+      qjs::JS_TAG_OBJECT => self.open(v)?,
+      _ => return Err(Refusal::NotLossless),
+    }
+    Ok(())
+  }
+
+  fn open(&mut self, v: qjs::JSValue) -> Result<(), Refusal> {
+    if raw::is_proxy(v) {
+      return Err(Refusal::NotLossless);
+    }
+    let id = raw::ptr(v);
+    if self.ancestors.contains(&id) {
+      return Err(Refusal::NotLossless);
+    }
+    let class = raw::class_id(v);
+    let proto = raw::proto_ptr(self.ctx, v);
+    // SAFETY: JS_DupValue takes the reference the frame's Owned releases.
+    let obj = unsafe { Owned::new(self.ctx, qjs::JS_DupValue(self.ctx, v)) };
+    if class == self.plain.array_class && proto == self.plain.array_proto {
+      let len = self.array_length(v)?;
+      let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
+      // Exactly the indices 0..len plus `length`: no holes, no extra properties.
+      if keys.len() as u64 != u64::from(len) + 1 {
+        return Err(Refusal::NotLossless);
+      }
+      self.out.push('[');
+      self.stack.push(Frame::Array { obj, len, next: 0 });
+    } else if class == self.plain.object_class && (proto == self.plain.object_proto || proto == 0) {
+      let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
+      self.out.push('{');
+      self.stack.push(Frame::Object { obj, keys, next: 0, wrote: false });
+    } else {
+      return Err(Refusal::NotLossless);
+    }
+    self.ancestors.insert(id);
+    Ok(())
+  }
+
+  fn array_length(&self, arr: qjs::JSValue) -> Result<u32, Refusal> {
+    let d = raw::own_property(self.ctx, arr, self.plain.length.atom).ok_or(Refusal::NotLossless)?;
+    match raw::tag(d.value.v) {
+      // SAFETY: the tag says the payload is an int.
+      qjs::JS_TAG_INT => Ok(unsafe { qjs::JS_VALUE_GET_INT(d.value.v) } as u32),
+      // SAFETY: the tag says the payload is a double.
+      qjs::JS_TAG_FLOAT64 => Ok(unsafe { qjs::JS_VALUE_GET_FLOAT64(d.value.v) } as u32),
+      _ => Err(Refusal::NotLossless),
+    }
+  }
+}
+
+fn itoa(n: i32) -> String {
+  n.to_string()
+}

@@ -1,0 +1,356 @@
+//! The output ledger: what the run printed and returned, and what it costs in bytes.
+//!
+//! The contract measures output as `utf8(JSON.stringify(logs))` plus the completion's or
+//! failure message's `JSON.stringify`, so the ledger keeps exactly that number as entries
+//! arrive, and stops buffering the moment the cap is crossed (a log flood then costs
+//! bounded memory). The finished result is emitted as JSON text whose bytes are the ones the
+//! ledger counted: the JSON string writer here is the one `JSON.stringify` would be.
+//!
+//! Strings come from QuickJS as WTF-8 (UTF-8 that may encode lone surrogates as 3-byte
+//! sequences), which this module writes as `\udXXX` escapes, as `JSON.stringify` does.
+
+use crate::messages;
+
+/// A run's ending, in the contract's terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailureKind {
+  Exception,
+  Timeout,
+  Abort,
+  WorkerExit,
+  InvalidOutput,
+  OutputLimit,
+}
+
+impl FailureKind {
+  pub fn as_str(self) -> &'static str {
+    match self {
+      FailureKind::Exception => "exception",
+      FailureKind::Timeout => "timeout",
+      FailureKind::Abort => "abort",
+      FailureKind::WorkerExit => "worker-exit",
+      FailureKind::InvalidOutput => "invalid-output",
+      FailureKind::OutputLimit => "output-limit",
+    }
+  }
+}
+
+/// A failed run's `error` field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+  pub kind: FailureKind,
+  pub message: String,
+}
+
+impl Failure {
+  pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
+    Failure { kind, message: message.into() }
+  }
+}
+
+/// How a run ended before the ledger turns it into the result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+  /// The program returned; `None` for `undefined`, else the value's JSON text.
+  Value(Option<String>),
+  Failed(Failure),
+}
+
+/// Logs as they arrive, with the running byte count of `JSON.stringify(logs)`.
+#[derive(Debug)]
+pub struct Ledger {
+  max_bytes: u64,
+  entries: Vec<String>,
+  /// Bytes of `JSON.stringify(entries)`.
+  logs_bytes: u64,
+  overflowed: bool,
+}
+
+impl Ledger {
+  pub fn new(max_bytes: u64) -> Self {
+    Ledger { max_bytes, entries: Vec::new(), logs_bytes: 2, overflowed: false }
+  }
+
+  pub fn max_bytes(&self) -> u64 {
+    self.max_bytes
+  }
+
+  /// Records one log entry (WTF-8). Returns false once the cap has been crossed; the entry
+  /// that crossed it is kept only as far as needed to cut the final prefix.
+  pub fn push(&mut self, entry: Vec<u8>) -> bool {
+    if self.overflowed {
+      return false;
+    }
+    let cost = json_string_len(&entry) + u64::from(!self.entries.is_empty());
+    self.logs_bytes += cost;
+    self.entries.push(wtf8_into_string(entry));
+    if self.logs_bytes > self.max_bytes {
+      self.overflowed = true;
+      return false;
+    }
+    true
+  }
+
+  pub fn overflowed(&self) -> bool {
+    self.overflowed
+  }
+
+  /// Bytes left for the completion before the cap, if any.
+  pub fn remaining(&self) -> u64 {
+    self.max_bytes.saturating_sub(self.logs_bytes)
+  }
+
+  /// The result object as JSON text: `{"logs":[…]}`, `{"logs":[…],"value":…}` or
+  /// `{"logs":[…],"error":{"kind":…,"message":…}}`, after the cap is applied.
+  pub fn finish(self, completion: Completion) -> String {
+    let completion_bytes = match &completion {
+      Completion::Value(None) => 0,
+      Completion::Value(Some(json)) => json.len() as u64,
+      Completion::Failed(f) => json_string_len(f.message.as_bytes()),
+    };
+    let forced = matches!(&completion, Completion::Failed(f) if f.kind == FailureKind::OutputLimit);
+    if forced || self.overflowed || self.logs_bytes + completion_bytes > self.max_bytes {
+      return self.finish_over_cap();
+    }
+    let mut out = String::with_capacity(self.logs_bytes as usize + completion_bytes as usize + 40);
+    out.push_str("{\"logs\":");
+    write_logs(&mut out, &self.entries);
+    match completion {
+      Completion::Value(None) => {}
+      Completion::Value(Some(json)) => {
+        out.push_str(",\"value\":");
+        out.push_str(&json);
+      }
+      Completion::Failed(f) => write_error(&mut out, &f),
+    }
+    out.push('}');
+    out
+  }
+
+  /// The longest prefix of the logs (the last entry possibly cut at a code point) that fits
+  /// beside the output-limit message, then that message.
+  fn finish_over_cap(self) -> String {
+    let failure = Failure::new(FailureKind::OutputLimit, messages::output_exceeded(self.max_bytes));
+    let budget = self.max_bytes.saturating_sub(json_string_len(failure.message.as_bytes()));
+    let mut kept: Vec<&str> = Vec::new();
+    let mut cut: Option<String> = None;
+    let mut used: u64 = 2;
+    for entry in &self.entries {
+      let sep = u64::from(!kept.is_empty());
+      let full = json_string_len(entry.as_bytes());
+      if used + sep + full <= budget {
+        used += sep + full;
+        kept.push(entry);
+        continue;
+      }
+      // Room for the quotes and at least one character?
+      let mut room = budget.saturating_sub(used + sep + 2);
+      let mut end = 0;
+      for (i, ch) in entry.char_indices() {
+        let mut tmp = [0u8; 4];
+        let cost = json_string_len(ch.encode_utf8(&mut tmp).as_bytes()) - 2;
+        if cost > room {
+          break;
+        }
+        room -= cost;
+        end = i + ch.len_utf8();
+      }
+      if end > 0 {
+        cut = Some(entry[..end].to_owned());
+      }
+      break;
+    }
+    let mut entries: Vec<String> = kept.into_iter().map(str::to_owned).collect();
+    entries.extend(cut);
+    let mut out = String::from("{\"logs\":");
+    write_logs(&mut out, &entries);
+    write_error(&mut out, &failure);
+    out.push('}');
+    out
+  }
+}
+
+fn write_logs(out: &mut String, entries: &[String]) {
+  out.push('[');
+  for (i, e) in entries.iter().enumerate() {
+    if i > 0 {
+      out.push(',');
+    }
+    write_json_string(out, e.as_bytes());
+  }
+  out.push(']');
+}
+
+fn write_error(out: &mut String, f: &Failure) {
+  out.push_str(",\"error\":{\"kind\":\"");
+  out.push_str(f.kind.as_str());
+  out.push_str("\",\"message\":");
+  write_json_string(out, f.message.as_bytes());
+  out.push('}');
+}
+
+/// A lone surrogate encoded WTF-8 style (ED A0..BF xx) decodes to this code unit.
+fn lone_surrogate_at(bytes: &[u8], i: usize) -> Option<u16> {
+  if bytes[i] == 0xED && i + 2 < bytes.len() && (0xA0..=0xBF).contains(&bytes[i + 1]) {
+    let cu = 0xD000 | ((u16::from(bytes[i + 1]) & 0x3F) << 6) | (u16::from(bytes[i + 2]) & 0x3F);
+    return Some(cu);
+  }
+  None
+}
+
+/// Bytes `JSON.stringify` produces for this string, quotes included.
+pub fn json_string_len(bytes: &[u8]) -> u64 {
+  let mut n: u64 = 2;
+  let mut i = 0;
+  while i < bytes.len() {
+    let b = bytes[i];
+    n += match b {
+      b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 2,
+      0x00..=0x1F => 6,
+      0xED if lone_surrogate_at(bytes, i).is_some() => {
+        i += 3;
+        n += 6;
+        continue;
+      }
+      _ => 1,
+    };
+    i += 1;
+  }
+  n
+}
+
+/// Appends the string as `JSON.stringify` writes it.
+pub fn write_json_string(out: &mut String, bytes: &[u8]) {
+  const HEX: &[u8; 16] = b"0123456789abcdef";
+  out.reserve(bytes.len() + 2);
+  out.push('"');
+  let mut start = 0;
+  let mut i = 0;
+  let flush = |out: &mut String, from: usize, to: usize| {
+    if from < to {
+      // SAFETY-free: the run between escapes is valid UTF-8 (escapes cut only at ASCII
+      // bytes or at whole 3-byte surrogate sequences).
+      out.push_str(&String::from_utf8_lossy(&bytes[from..to]));
+    }
+  };
+  while i < bytes.len() {
+    let b = bytes[i];
+    let esc: Option<&str> = match b {
+      b'"' => Some("\\\""),
+      b'\\' => Some("\\\\"),
+      0x08 => Some("\\b"),
+      0x0C => Some("\\f"),
+      b'\n' => Some("\\n"),
+      b'\r' => Some("\\r"),
+      b'\t' => Some("\\t"),
+      _ => None,
+    };
+    if let Some(esc) = esc {
+      flush(out, start, i);
+      out.push_str(esc);
+      i += 1;
+      start = i;
+    } else if b < 0x20 {
+      flush(out, start, i);
+      out.push_str("\\u00");
+      out.push(HEX[(b >> 4) as usize] as char);
+      out.push(HEX[(b & 0xF) as usize] as char);
+      i += 1;
+      start = i;
+    } else if let Some(cu) = (b == 0xED).then(|| lone_surrogate_at(bytes, i)).flatten() {
+      flush(out, start, i);
+      out.push_str("\\u");
+      for shift in [12, 8, 4, 0] {
+        out.push(HEX[((cu >> shift) & 0xF) as usize] as char);
+      }
+      i += 3;
+      start = i;
+    } else {
+      i += 1;
+    }
+  }
+  flush(out, start, bytes.len());
+  out.push('"');
+}
+
+/// WTF-8 from QuickJS into a Rust string; lone surrogates become U+FFFD. Only log entries
+/// take this path, after their byte cost was counted from the WTF-8.
+pub fn wtf8_into_string(bytes: Vec<u8>) -> String {
+  match String::from_utf8(bytes) {
+    Ok(s) => s,
+    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn s(b: &str) -> String {
+    let mut out = String::new();
+    write_json_string(&mut out, b.as_bytes());
+    out
+  }
+
+  #[test]
+  fn json_strings_escape_like_json_stringify() {
+    assert_eq!(s("a\"b\\c\n\t\u{1}\u{1f}/\u{2028}é"), "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f/\u{2028}é\"");
+    assert_eq!(json_string_len("a\"b\\c\n\t\u{1}".as_bytes()), s("a\"b\\c\n\t\u{1}").len() as u64);
+  }
+
+  #[test]
+  fn lone_surrogates_are_escaped() {
+    let mut out = String::new();
+    write_json_string(&mut out, &[b'x', 0xED, 0xA0, 0x80, b'y']);
+    assert_eq!(out, "\"x\\ud800y\"");
+    assert_eq!(json_string_len(&[b'x', 0xED, 0xA0, 0x80, b'y']), out.len() as u64);
+  }
+
+  #[test]
+  fn value_boundary_euro() {
+    // "€" is 5 bytes of JSON, [] is 2.
+    let l = Ledger::new(7);
+    assert_eq!(l.finish(Completion::Value(Some("\"€\"".into()))), "{\"logs\":[],\"value\":\"€\"}");
+    let l = Ledger::new(6);
+    let out = l.finish(Completion::Value(Some("\"€\"".into())));
+    assert!(out.contains("\"output-limit\""), "{out}");
+    assert!(out.contains("outer output exceeded 6 bytes"), "{out}");
+  }
+
+  #[test]
+  fn logs_plus_value_boundary() {
+    let mut l = Ledger::new(11);
+    assert!(l.push(b"abc".to_vec()));
+    assert_eq!(l.finish(Completion::Value(Some("\"xy\"".into()))), r#"{"logs":["abc"],"value":"xy"}"#);
+    let mut l = Ledger::new(10);
+    l.push(b"abc".to_vec());
+    assert!(l.finish(Completion::Value(Some("\"xy\"".into()))).contains("output-limit"));
+    let mut l = Ledger::new(11);
+    l.push(b"abc".to_vec());
+    let out = l.finish(Completion::Failed(Failure::new(FailureKind::Exception, "xy")));
+    assert_eq!(out, r#"{"logs":["abc"],"error":{"kind":"exception","message":"xy"}}"#);
+  }
+
+  #[test]
+  fn over_cap_keeps_the_longest_fitting_prefix_cut_at_a_code_point() {
+    let msg_len = json_string_len(messages::output_exceeded(60).as_bytes());
+    let mut l = Ledger::new(60);
+    l.push("€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€€".as_bytes().to_vec());
+    assert!(l.overflowed());
+    let out = l.finish(Completion::Value(None));
+    let budget = 60 - msg_len; // bytes for the logs array
+    let logs_part = &out[8..out.find(",\"error\"").unwrap()];
+    assert!(logs_part.len() as u64 <= budget, "{out}");
+    assert!(logs_part.len() as u64 + 3 > budget, "{out}");
+    assert!(logs_part.starts_with("[\"€"), "{out}");
+  }
+
+  #[test]
+  fn pushes_stop_after_overflow() {
+    let mut l = Ledger::new(10);
+    assert!(l.push(b"12345".to_vec()));
+    assert!(!l.push(b"67890".to_vec()));
+    assert!(!l.push(b"x".to_vec()));
+    assert_eq!(l.entries.len(), 2);
+  }
+}

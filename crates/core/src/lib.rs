@@ -1,0 +1,270 @@
+//! The engine behind `code-runtime-quickjs`, free of Node-API types so `cargo test` drives
+//! it directly.
+//!
+//! An [`Engine`] owns a thread [`pool`] and a [`clock`]. [`Engine::start`] turns a program
+//! into a [`run::Run`] (a fresh QuickJS runtime + context) inside a cell with a mailbox;
+//! posting an event to a parked run schedules one slice of it on the pool. When the run
+//! ends, the engine hands its result — the contract's `{ logs, value? , error? }` as JSON
+//! text, already measured by the output [`ledger`] — to the [`Host`], drops the run, and
+//! forgets it. Nothing about a run outlives it but that text.
+//!
+//! Module map: `transpile` (separate crate) turns TypeScript into the wrapped JavaScript;
+//! `run` executes it; `budget` owns the stop flag and limits; `bridge` turns engine values
+//! into JSON; `inspect` and `console` render logs; `raw` reads values without running
+//! program code; `messages` holds every user-visible text.
+
+pub mod bridge;
+pub mod budget;
+pub mod clock;
+pub mod console;
+pub mod inspect;
+pub mod ledger;
+pub mod messages;
+pub mod pool;
+pub mod raw;
+pub mod run;
+
+pub use budget::{Limits, StopCause};
+pub use ledger::{Completion, Failure, FailureKind};
+
+use budget::RunControl;
+use clock::Clock;
+use ledger::Ledger;
+use pool::Pool;
+use run::{Event, Run};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::time::Duration;
+
+pub type RunId = u64;
+
+/// Where results go. Called on pool threads.
+pub trait Host: Send + Sync + 'static {
+  /// The run ended; `result_json` is the whole result object as JSON text.
+  fn settled(&self, run: RunId, result_json: String);
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct EngineConfig {
+  /// Threads kept ready.
+  pub threads: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EngineError {
+  Disposed,
+}
+
+struct Mailbox {
+  events: Vec<Event>,
+  scheduled: bool,
+  finished: bool,
+}
+
+struct RunCell {
+  id: RunId,
+  control: Arc<RunControl>,
+  mailbox: Mutex<Mailbox>,
+  run: Mutex<Option<Run>>,
+}
+
+struct Inner {
+  pool: Pool,
+  clock: Clock,
+  runs: Mutex<HashMap<RunId, Arc<RunCell>>>,
+  /// Signalled when `runs` becomes empty.
+  drained: Condvar,
+  next_id: AtomicU64,
+  host: Arc<dyn Host>,
+  disposed: AtomicBool,
+}
+
+pub struct Engine {
+  inner: Arc<Inner>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+  m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Engine {
+  pub fn new(config: EngineConfig, host: Arc<dyn Host>) -> Engine {
+    let core = config.threads.max(1);
+    Engine {
+      inner: Arc::new(Inner {
+        pool: Pool::new(core, (core * 4).max(core + 64)),
+        clock: Clock::new(),
+        runs: Mutex::new(HashMap::new()),
+        drained: Condvar::new(),
+        next_id: AtomicU64::new(1),
+        host,
+        disposed: AtomicBool::new(false),
+      }),
+    }
+  }
+
+  /// Starts a run. Its result arrives through [`Host::settled`].
+  pub fn start(&self, program: String, limits: Limits) -> Result<RunId, EngineError> {
+    if self.inner.disposed.load(Ordering::Acquire) {
+      return Err(EngineError::Disposed);
+    }
+    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+    let control = Arc::new(RunControl::new(limits));
+    let cell = Arc::new(RunCell {
+      id,
+      control: control.clone(),
+      mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
+      run: Mutex::new(Some(Run::new(program, control.clone()))),
+    });
+    lock(&self.inner.runs).insert(id, cell.clone());
+    if self.inner.disposed.load(Ordering::Acquire) {
+      control.stop(StopCause::Disposed);
+    }
+    let ceiling = control.started() + Duration::from_secs_f64(limits.max_wall_ms / 1000.0);
+    let weak_cell = Arc::downgrade(&cell);
+    let live_cell = weak_cell.clone();
+    let weak_inner = Arc::downgrade(&self.inner);
+    self.inner.clock.at(
+      ceiling,
+      Arc::new(move || live_cell.upgrade().is_some_and(|c| !lock(&c.mailbox).finished)),
+      Box::new(move || {
+        if let (Some(cell), Some(inner)) = (weak_cell.upgrade(), weak_inner.upgrade()) {
+          cell.control.stop(StopCause::Wall);
+          post(&inner, &cell, Event::Wake);
+        }
+      }),
+    );
+    post(&self.inner, &cell, Event::Start);
+    Ok(id)
+  }
+
+  /// Stops a run because its signal fired. Unknown or finished runs are ignored.
+  pub fn abort(&self, id: RunId, reason: String) {
+    let cell = lock(&self.inner.runs).get(&id).cloned();
+    if let Some(cell) = cell {
+      cell.control.abort(StopCause::Abort, reason);
+      post(&self.inner, &cell, Event::Wake);
+    }
+  }
+
+  /// Ends every run with `runtime disposed`, then stops the threads; `done` runs once no
+  /// program is executing and every thread has exited. Idempotent: later calls just wait.
+  pub fn dispose(&self, done: Box<dyn FnOnce() + Send>) {
+    self.inner.disposed.store(true, Ordering::Release);
+    let cells: Vec<Arc<RunCell>> = lock(&self.inner.runs).values().cloned().collect();
+    for cell in cells {
+      cell.control.stop(StopCause::Disposed);
+      post(&self.inner, &cell, Event::Wake);
+    }
+    let inner = self.inner.clone();
+    let waiter = move || {
+      let mut runs = lock(&inner.runs);
+      while !runs.is_empty() {
+        runs = inner.drained.wait(runs).unwrap_or_else(|p| p.into_inner());
+      }
+      drop(runs);
+      inner.pool.shutdown_and_wait();
+      inner.clock.shutdown();
+      done();
+    };
+    if std::thread::Builder::new().name("code-runtime-dispose".into()).spawn(waiter).is_err() {
+      // Without a thread to wait on, report at once rather than never.
+      self.inner.pool.shutdown();
+    }
+  }
+
+  /// Runs in flight.
+  pub fn in_flight(&self) -> usize {
+    lock(&self.inner.runs).len()
+  }
+
+  /// Pool threads alive.
+  pub fn threads(&self) -> usize {
+    self.inner.pool.threads()
+  }
+}
+
+impl Drop for Engine {
+  fn drop(&mut self) {
+    self.inner.disposed.store(true, Ordering::Release);
+    let cells: Vec<Arc<RunCell>> = lock(&self.inner.runs).values().cloned().collect();
+    for cell in cells {
+      cell.control.stop(StopCause::Disposed);
+      post(&self.inner, &cell, Event::Wake);
+    }
+    self.inner.pool.shutdown();
+    self.inner.clock.shutdown();
+  }
+}
+
+/// The result of a run that ends before its program starts (e.g. an already-aborted
+/// signal), measured by the ledger like any other.
+pub fn result_without_running(failure: Failure, max_output_bytes: u64) -> String {
+  Ledger::new(max_output_bytes).finish(Completion::Failed(failure))
+}
+
+fn post(inner: &Arc<Inner>, cell: &Arc<RunCell>, event: Event) {
+  let mut mb = lock(&cell.mailbox);
+  if mb.finished {
+    return;
+  }
+  mb.events.push(event);
+  if mb.scheduled {
+    return;
+  }
+  mb.scheduled = true;
+  drop(mb);
+  let (inner2, cell2) = (Arc::downgrade(inner), cell.clone());
+  inner.pool.submit(Box::new(move || drive(&inner2, &cell2)));
+}
+
+/// Runs slices of one run until its mailbox is empty or it ends.
+fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
+  let mut slot = lock(&cell.run);
+  loop {
+    let events = {
+      let mut mb = lock(&cell.mailbox);
+      if mb.events.is_empty() || slot.is_none() {
+        mb.scheduled = false;
+        mb.events.clear();
+        return;
+      }
+      std::mem::take(&mut mb.events)
+    };
+    let Some(run) = slot.as_mut() else { continue };
+    let json = match catch_unwind(AssertUnwindSafe(|| run.step(events))) {
+      Ok(None) => continue,
+      Ok(Some(json)) => json,
+      Err(panic) => {
+        let failure = run::failure_of_panic(&*panic);
+        catch_unwind(AssertUnwindSafe(|| run.finish(Completion::Failed(failure.clone()))))
+          .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
+      }
+    };
+    {
+      let mut mb = lock(&cell.mailbox);
+      mb.finished = true;
+      mb.events.clear();
+    }
+    let inner = inner.upgrade();
+    if let Some(inner) = &inner {
+      inner.host.settled(cell.id, json);
+    }
+    let finished = slot.take();
+    if catch_unwind(AssertUnwindSafe(move || drop(finished))).is_err() {
+      // The engine's memory for this run is lost, but the process lives on.
+    }
+    if let Some(inner) = &inner {
+      let mut runs = lock(&inner.runs);
+      runs.remove(&cell.id);
+      if runs.is_empty() {
+        inner.drained.notify_all();
+      }
+    }
+  }
+}
+
+#[cfg(test)]
+mod tests;

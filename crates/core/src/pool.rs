@@ -1,0 +1,168 @@
+//! The threads that execute run slices.
+//!
+//! `core` threads are kept ready. A slice normally takes microseconds, but a hot program
+//! holds its thread until a budget stops it, so when every thread is busy and a job has
+//! waited longer than [`GROW_AFTER`], the supervisor starts another thread (up to `max`);
+//! threads beyond `core` exit after [`KEEP_ALIVE`] without work. So a spinning program
+//! never delays another run by more than about a millisecond, and bursts of short slices do
+//! not spawn threads.
+//!
+//! Every thread has an explicit [`THREAD_STACK`], far above QuickJS's own stack limit
+//! (`run::JS_STACK_LIMIT`) and roomy enough for swc's recursive parser, so deep recursion
+//! is a catchable error rather than a process abort. Jobs run inside `catch_unwind`.
+
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+pub const THREAD_STACK: usize = 64 * 1024 * 1024;
+pub const GROW_AFTER: Duration = Duration::from_millis(1);
+pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
+
+pub type Job = Box<dyn FnOnce() + Send + 'static>;
+
+struct State {
+  queue: VecDeque<(Instant, Job)>,
+  threads: usize,
+  idle: usize,
+  shutdown: bool,
+}
+
+struct Inner {
+  state: Mutex<State>,
+  /// Workers wait here for jobs.
+  work: Condvar,
+  /// The supervisor waits here for a backlog; shutdown waiters for the last thread.
+  watch: Condvar,
+  core: usize,
+  max: usize,
+}
+
+#[derive(Clone)]
+pub struct Pool {
+  inner: Arc<Inner>,
+}
+
+impl Pool {
+  pub fn new(core: usize, max: usize) -> Pool {
+    let inner = Arc::new(Inner {
+      state: Mutex::new(State { queue: VecDeque::new(), threads: 0, idle: 0, shutdown: false }),
+      work: Condvar::new(),
+      watch: Condvar::new(),
+      core: core.max(1),
+      max: max.max(core.max(1)),
+    });
+    let pool = Pool { inner };
+    let sup = pool.clone();
+    let _ = thread::Builder::new().name("code-runtime-supervisor".into()).spawn(move || sup.supervise());
+    pool
+  }
+
+  fn lock(&self) -> MutexGuard<'_, State> {
+    self.inner.state.lock().unwrap_or_else(|p| p.into_inner())
+  }
+
+  pub fn submit(&self, job: Job) {
+    let mut st = self.lock();
+    st.queue.push_back((Instant::now(), job));
+    if st.idle > 0 {
+      self.inner.work.notify_one();
+    } else if st.threads < self.inner.core {
+      self.spawn(&mut st);
+    } else {
+      self.inner.watch.notify_all();
+    }
+  }
+
+  fn spawn(&self, st: &mut State) {
+    st.threads += 1;
+    let pool = self.clone();
+    let spawned = thread::Builder::new()
+      .name("code-runtime-worker".into())
+      .stack_size(THREAD_STACK)
+      .spawn(move || pool.work());
+    if spawned.is_err() {
+      st.threads -= 1;
+    }
+  }
+
+  fn work(&self) {
+    let mut st = self.lock();
+    loop {
+      if let Some((_, job)) = st.queue.pop_front() {
+        drop(st);
+        // A panicking job has already turned itself into a failure where it could; never
+        // let it take the thread (or the process) down.
+        let _ = catch_unwind(AssertUnwindSafe(job));
+        st = self.lock();
+        continue;
+      }
+      if st.shutdown {
+        break;
+      }
+      st.idle += 1;
+      let extra = st.threads > self.inner.core;
+      let (next, timeout) = if extra {
+        let (g, t) = self.inner.work.wait_timeout(st, KEEP_ALIVE).unwrap_or_else(|p| p.into_inner());
+        (g, t.timed_out())
+      } else {
+        (self.inner.work.wait(st).unwrap_or_else(|p| p.into_inner()), false)
+      };
+      st = next;
+      st.idle -= 1;
+      if timeout && st.queue.is_empty() && st.threads > self.inner.core {
+        break;
+      }
+    }
+    st.threads -= 1;
+    self.inner.watch.notify_all();
+  }
+
+  fn supervise(&self) {
+    let mut st = self.lock();
+    loop {
+      if st.shutdown {
+        return;
+      }
+      let waited = st.queue.front().map(|(t, _)| t.elapsed());
+      match waited {
+        None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
+        Some(w) if st.idle == 0 && w >= GROW_AFTER && st.threads < self.inner.max => {
+          self.spawn(&mut st);
+          // Give the new thread a moment to take the job before judging again.
+          st = self.inner.watch.wait_timeout(st, GROW_AFTER).unwrap_or_else(|p| p.into_inner()).0;
+        }
+        Some(w) => {
+          let pause = GROW_AFTER.saturating_sub(w).max(Duration::from_micros(200));
+          st = self.inner.watch.wait_timeout(st, pause).unwrap_or_else(|p| p.into_inner()).0;
+        }
+      }
+    }
+  }
+
+  /// Number of threads alive now.
+  pub fn threads(&self) -> usize {
+    self.lock().threads
+  }
+
+  /// Lets every thread finish its queue and exit; returns once none is left.
+  pub fn shutdown_and_wait(&self) {
+    let mut st = self.lock();
+    st.shutdown = true;
+    self.inner.work.notify_all();
+    self.inner.watch.notify_all();
+    while st.threads > 0 {
+      st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner());
+    }
+  }
+
+  /// Tells threads to exit once idle, without waiting (used when the engine is dropped).
+  pub fn shutdown(&self) {
+    let mut st = self.lock();
+    st.shutdown = true;
+    self.inner.work.notify_all();
+    self.inner.watch.notify_all();
+  }
+}

@@ -1,0 +1,271 @@
+//! Reading engine values without running program code.
+//!
+//! rquickjs's `get`/`own_props` perform ordinary `[[Get]]`s, which run getters and Proxy
+//! traps. Everything that reads a program's values on the engine's behalf (the JSON bridge,
+//! log rendering, exception messages) goes through these wrappers instead: they look at own
+//! property *descriptors* and prototypes only, and refuse Proxies before touching them.
+//!
+//! All functions take a raw context and borrowed (not owned) values; every value they
+//! return is owned by the caller and released by [`Owned`]'s `Drop`.
+
+use rquickjs::qjs;
+use std::ffi::c_void;
+
+/// An owned engine value, freed on drop.
+pub struct Owned {
+  ctx: *mut qjs::JSContext,
+  pub v: qjs::JSValue,
+}
+
+impl Owned {
+  /// SAFETY (callers): `v` is a value the caller owns a reference to, in `ctx`'s runtime.
+  pub unsafe fn new(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Self {
+    Owned { ctx, v }
+  }
+}
+
+impl Drop for Owned {
+  fn drop(&mut self) {
+    // SAFETY: we own exactly one reference to `v`, created in `ctx`, which outlives us
+    // (Owned values never leave the `ctx.with` call that made them).
+    unsafe { qjs::JS_FreeValue(self.ctx, self.v) }
+  }
+}
+
+pub fn tag(v: qjs::JSValue) -> i32 {
+  // SAFETY: reading the tag of a JSValue is a plain field read.
+  unsafe { qjs::JS_VALUE_GET_TAG(v) }
+}
+
+pub fn is_object(v: qjs::JSValue) -> bool {
+  tag(v) == qjs::JS_TAG_OBJECT
+}
+
+pub fn is_string(v: qjs::JSValue) -> bool {
+  let t = tag(v);
+  t == qjs::JS_TAG_STRING || t == qjs::JS_TAG_STRING_ROPE
+}
+
+/// The object's identity, for cycle detection.
+pub fn ptr(v: qjs::JSValue) -> usize {
+  // SAFETY: only called on object values, whose payload is a pointer.
+  unsafe { qjs::JS_VALUE_GET_PTR(v) as usize }
+}
+
+pub fn is_proxy(v: qjs::JSValue) -> bool {
+  // SAFETY: JS_IsProxy only inspects the value's tag and class id.
+  is_object(v) && unsafe { qjs::JS_IsProxy(v) }
+}
+
+pub fn class_id(v: qjs::JSValue) -> u32 {
+  // SAFETY: JS_GetClassID reads the class id of an object, 0 for non-objects.
+  unsafe { qjs::JS_GetClassID(v) }
+}
+
+/// The prototype's identity (0 for `null`). Must not be called on a Proxy (it would run the
+/// `getPrototypeOf` trap).
+pub fn proto_ptr(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> usize {
+  debug_assert!(!is_proxy(v));
+  // SAFETY: for a non-Proxy object JS_GetPrototype reads the shape's prototype and returns a
+  // new reference, which Owned frees.
+  let proto = unsafe { Owned::new(ctx, qjs::JS_GetPrototype(ctx, v)) };
+  if is_object(proto.v) {
+    ptr(proto.v)
+  } else {
+    0
+  }
+}
+
+/// The prototype as an owned value (non-Proxy objects only).
+pub fn proto(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Owned {
+  debug_assert!(!is_proxy(v));
+  // SAFETY: as in proto_ptr.
+  unsafe { Owned::new(ctx, qjs::JS_GetPrototype(ctx, v)) }
+}
+
+/// The string's contents as WTF-8 bytes (lone surrogates kept as 3-byte sequences).
+pub fn string_bytes(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Option<Vec<u8>> {
+  let mut len: qjs::size_t = 0;
+  // SAFETY: v is a string (callers check), so no conversion code runs; the returned buffer
+  // is valid for `len` bytes until JS_FreeCString.
+  unsafe {
+    let p = qjs::JS_ToCStringLen2(ctx, &mut len, v, false);
+    if p.is_null() {
+      clear_exception(ctx);
+      return None;
+    }
+    let bytes = std::slice::from_raw_parts(p as *const u8, len as usize).to_vec();
+    qjs::JS_FreeCString(ctx, p);
+    Some(bytes)
+  }
+}
+
+/// Drops the pending exception, if any (used after an engine call failed for want of
+/// memory: the run is ending anyway and the exception must not leak into the program).
+pub fn clear_exception(ctx: *mut qjs::JSContext) {
+  // SAFETY: JS_GetException transfers the pending exception (or JS_UNINITIALIZED) to us.
+  unsafe {
+    let e = qjs::JS_GetException(ctx);
+    qjs::JS_FreeValue(ctx, e);
+  }
+}
+
+/// One own property descriptor, owned.
+pub struct Descriptor {
+  pub flags: i32,
+  pub value: Owned,
+  pub getter: Owned,
+  pub setter: Owned,
+}
+
+impl Descriptor {
+  pub fn is_accessor(&self) -> bool {
+    self.flags & qjs::JS_PROP_GETSET as i32 != 0
+  }
+  pub fn is_enumerable(&self) -> bool {
+    self.flags & qjs::JS_PROP_ENUMERABLE as i32 != 0
+  }
+}
+
+/// The own property `atom` of a non-Proxy object, without running getters.
+pub fn own_property(
+  ctx: *mut qjs::JSContext,
+  obj: qjs::JSValue,
+  atom: qjs::JSAtom,
+) -> Option<Descriptor> {
+  debug_assert!(!is_proxy(obj));
+  let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+  let mut desc = qjs::JSPropertyDescriptor {
+    flags: 0,
+    value: undefined,
+    getter: undefined,
+    setter: undefined,
+  };
+  // SAFETY: for ordinary (non-Proxy) objects JS_GetOwnProperty reads the shape and returns
+  // new references in `desc`, which we wrap so they are freed. Exotic classes that compute
+  // properties natively (arrays, strings, typed arrays) run no program code either.
+  unsafe {
+    let r = qjs::JS_GetOwnProperty(ctx, &mut desc, obj, atom);
+    if r < 0 {
+      clear_exception(ctx);
+      return None;
+    }
+    if r == 0 {
+      return None;
+    }
+    Some(Descriptor {
+      flags: desc.flags,
+      value: Owned::new(ctx, desc.value),
+      getter: Owned::new(ctx, desc.getter),
+      setter: Owned::new(ctx, desc.setter),
+    })
+  }
+}
+
+/// The own property keys of a non-Proxy object (strings and symbols), in
+/// `OrdinaryOwnPropertyKeys` order. The atoms are owned by the returned list.
+pub struct Keys {
+  ctx: *mut qjs::JSContext,
+  tab: *mut qjs::JSPropertyEnum,
+  len: u32,
+}
+
+impl Keys {
+  pub fn of(ctx: *mut qjs::JSContext, obj: qjs::JSValue) -> Option<Keys> {
+    debug_assert!(!is_proxy(obj));
+    let mut tab: *mut qjs::JSPropertyEnum = std::ptr::null_mut();
+    let mut len: u32 = 0;
+    let flags = (qjs::JS_GPN_STRING_MASK | qjs::JS_GPN_SYMBOL_MASK) as i32;
+    // SAFETY: JS_GetOwnPropertyNames allocates `tab` with `len` entries (or fails with an
+    // exception and leaves tab null); Keys frees it.
+    let r = unsafe { qjs::JS_GetOwnPropertyNames(ctx, &mut tab, &mut len, obj, flags) };
+    if r < 0 {
+      clear_exception(ctx);
+      return None;
+    }
+    Some(Keys { ctx, tab, len })
+  }
+
+  pub fn len(&self) -> u32 {
+    self.len
+  }
+
+  pub fn atom(&self, i: u32) -> qjs::JSAtom {
+    assert!(i < self.len);
+    // SAFETY: i < len, and tab holds len entries.
+    unsafe { (*self.tab.add(i as usize)).atom }
+  }
+}
+
+impl Drop for Keys {
+  fn drop(&mut self) {
+    if !self.tab.is_null() {
+      // SAFETY: tab/len came from JS_GetOwnPropertyNames on this context.
+      unsafe { qjs::JS_FreePropertyEnum(self.ctx, self.tab, self.len) }
+    }
+  }
+}
+
+/// What a property key is.
+pub enum Key {
+  String(Vec<u8>),
+  Symbol,
+}
+
+pub fn atom_key(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Key> {
+  // SAFETY: JS_AtomToValue returns a new reference to the key as a string or symbol.
+  let v = unsafe { Owned::new(ctx, qjs::JS_AtomToValue(ctx, atom)) };
+  if tag(v.v) == qjs::JS_TAG_SYMBOL {
+    return Some(Key::Symbol);
+  }
+  string_bytes(ctx, v.v).map(Key::String)
+}
+
+/// Interns a static name as an atom, released on drop.
+pub struct Atom {
+  ctx: *mut qjs::JSContext,
+  pub atom: qjs::JSAtom,
+}
+
+impl Atom {
+  pub fn new(ctx: *mut qjs::JSContext, name: &std::ffi::CStr) -> Atom {
+    // SAFETY: JS_NewAtom copies the NUL-terminated name.
+    Atom { ctx, atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) } }
+  }
+  pub fn index(ctx: *mut qjs::JSContext, i: u32) -> Atom {
+    // SAFETY: JS_NewAtomUInt32 makes (or tags) the atom for an array index.
+    Atom { ctx, atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) } }
+  }
+}
+
+impl Drop for Atom {
+  fn drop(&mut self) {
+    // SAFETY: we own one reference to the atom.
+    unsafe { qjs::JS_FreeAtom(self.ctx, self.atom) }
+  }
+}
+
+/// Reads a data property along the prototype chain without running code: accessors and
+/// Proxies end the search. Used for `name`/`message` of thrown errors.
+pub fn data_property(ctx: *mut qjs::JSContext, obj: qjs::JSValue, name: &std::ffi::CStr) -> Option<Owned> {
+  let atom = Atom::new(ctx, name);
+  // SAFETY: JS_DupValue adds the reference the loop's Owned releases.
+  let mut cur = unsafe { Owned::new(ctx, qjs::JS_DupValue(ctx, obj)) };
+  for _ in 0..10_000 {
+    if !is_object(cur.v) || is_proxy(cur.v) {
+      return None;
+    }
+    if let Some(d) = own_property(ctx, cur.v, atom.atom) {
+      if d.is_accessor() {
+        return None;
+      }
+      return Some(d.value);
+    }
+    cur = proto(ctx, cur.v);
+  }
+  None
+}
+
+pub fn null_ptr() -> *mut c_void {
+  std::ptr::null_mut()
+}

@@ -1,0 +1,362 @@
+//! One run: a fresh QuickJS runtime and context, driven in slices until it settles.
+//!
+//! A run is a state machine, never a thread: each slice handles the events that woke it
+//! (start, a host call settling, a timer, a stop), drains the job queue, and then either
+//! finishes (the program's promise settled, or a stop cause is set) or parks holding no
+//! thread. Slices of one run may execute on different pool threads, never on two at once
+//! (the cell's `scheduled` flag in `engine.rs` guarantees that).
+//!
+//! Invariants that keep the host process alive:
+//! - every JS handle kept in Rust (`Persistent`) is dropped before the context and the
+//!   runtime (`Drop` below spells the order out);
+//! - the ending is decided from [`RunControl`]'s cause first: an interrupted async function
+//!   leaves its promise pending forever, so the promise alone would lie;
+//! - values read on the engine's behalf go through `raw`, `bridge` and `inspect`, which run
+//!   no program code; only a thrown non-Error's `String(value)` runs program code, and it does
+//!   so as part of the program, under its budgets.
+
+use crate::budget::{HeapAllocator, RunControl, StopCause};
+use crate::ledger::{Completion, Failure, FailureKind, Ledger};
+use crate::{bridge, console, messages, raw};
+use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
+use rquickjs::context::EvalOptions;
+use rquickjs::promise::PromiseState;
+use rquickjs::{qjs, CatchResultExt, Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// QuickJS's own stack limit. The pool's threads have a much larger real stack
+/// (`pool::THREAD_STACK`), so deep recursion is a catchable `RangeError`, never an overflow.
+pub const JS_STACK_LIMIT: usize = 4 * 1024 * 1024;
+
+/// Wakes a run.
+#[derive(Debug)]
+pub enum Event {
+  Start,
+  /// Something set the stop cause (abort, wall ceiling, dispose): look at it.
+  Wake,
+}
+
+/// State the run's host functions (console, bindings) share with the run.
+pub struct RunShared {
+  pub ledger: RefCell<Ledger>,
+  pub control: Arc<RunControl>,
+  /// Host calls and timers that may still settle the program's promise.
+  pub pending: Cell<u32>,
+}
+
+impl RunShared {
+  /// Records a log entry; once the output cap is crossed the run is stopped.
+  pub fn log(&self, entry: Vec<u8>) {
+    let Ok(mut ledger) = self.ledger.try_borrow_mut() else { return };
+    if !ledger.push(entry) {
+      self.control.stop(StopCause::Output);
+    }
+  }
+}
+
+pub struct Run {
+  program: Option<String>,
+  control: Arc<RunControl>,
+  shared: Rc<RunShared>,
+  positions: PositionMap,
+  // Engine handles, released in `Drop` in this order.
+  promise: Option<Persistent<Promise<'static>>>,
+  stack_getter: Option<Persistent<Function<'static>>>,
+  ctx: Option<Context>,
+  rt: Option<Runtime>,
+}
+
+// SAFETY: a Run is only ever touched by the one pool thread that holds its cell's
+// `scheduled` token and state mutex, so its `Rc`s and `Persistent`s are never used from two
+// threads at once; rquickjs's `parallel` feature re-anchors the engine's stack limit on
+// whichever thread takes the runtime lock.
+unsafe impl Send for Run {}
+
+impl Drop for Run {
+  fn drop(&mut self) {
+    self.promise.take();
+    self.stack_getter.take();
+    self.ctx.take();
+    self.rt.take();
+  }
+}
+
+impl Run {
+  pub fn new(program: String, control: Arc<RunControl>) -> Run {
+    let ledger = Ledger::new(control.limits.max_output_bytes);
+    Run {
+      program: Some(program),
+      shared: Rc::new(RunShared {
+        ledger: RefCell::new(ledger),
+        control: control.clone(),
+        pending: Cell::new(0),
+      }),
+      control,
+      positions: PositionMap::default(),
+      promise: None,
+      stack_getter: None,
+      ctx: None,
+      rt: None,
+    }
+  }
+
+  /// Handles the events, runs what is runnable, and returns the result JSON once the run
+  /// has ended.
+  pub fn step(&mut self, events: Vec<Event>) -> Option<String> {
+    self.control.begin_slice();
+    let completion = self.step_inner(events);
+    self.control.end_slice();
+    completion.map(|c| self.finish(c))
+  }
+
+  /// The result for a run that ends without running (or after the engine failed).
+  pub fn finish(&mut self, completion: Completion) -> String {
+    let ledger = std::mem::replace(&mut *self.shared.ledger.borrow_mut(), Ledger::new(0));
+    self.control.stop(StopCause::Finished);
+    ledger.finish(completion)
+  }
+
+  fn step_inner(&mut self, events: Vec<Event>) -> Option<Completion> {
+    if let Some(c) = self.stopped() {
+      return Some(c);
+    }
+    let starting = events.iter().any(|e| matches!(e, Event::Start)) && self.program.is_some();
+    if starting {
+      if let Err(c) = self.start() {
+        return Some(c);
+      }
+    }
+    let ctx = self.ctx.clone()?;
+    ctx.with(|ctx| {
+      self.drain(&ctx);
+      self.decide(&ctx)
+    })
+  }
+
+  /// Transforms the program, creates the engine, installs globals and evaluates.
+  fn start(&mut self) -> Result<(), Completion> {
+    let program = self.program.take().unwrap_or_default();
+    let code = match transpile(&program) {
+      Ok(t) => {
+        self.positions = t.positions;
+        t.code
+      }
+      Err(e) => {
+        let message = match e.kind {
+          TranspileErrorKind::Syntax => e.display(),
+          TranspileErrorKind::Module => format!("Error: {} ({}:{})", e.message, e.line, e.column),
+        };
+        return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
+      }
+    };
+    drop(program);
+
+    let start_failed =
+      |e: rquickjs::Error| Completion::Failed(Failure::new(FailureKind::WorkerExit, messages::engine_start_failed(&e.to_string())));
+    let rt = Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
+    rt.set_max_stack_size(JS_STACK_LIMIT);
+    let control = self.control.clone();
+    rt.set_interrupt_handler(Some(Box::new(move || control.poll())));
+    let ctx = Context::full(&rt).map_err(start_failed)?;
+    self.rt = Some(rt);
+    self.ctx = Some(ctx.clone());
+
+    ctx.with(|ctx| -> Result<(), Completion> {
+      self.install(&ctx).map_err(start_failed)?;
+      let mut opts = EvalOptions::default();
+      opts.global = true;
+      opts.strict = true;
+      opts.promise = false;
+      opts.filename = Some(PROGRAM_FILE.to_owned());
+      match ctx.eval_with_options::<Value, _>(code, opts).catch(&ctx) {
+        Ok(v) => match v.into_promise() {
+          Some(p) => self.promise = Some(Persistent::save(&ctx, p)),
+          None => {
+            return Err(Completion::Failed(Failure::new(
+              FailureKind::WorkerExit,
+              messages::engine_start_failed("the program did not evaluate to a promise"),
+            )))
+          }
+        },
+        Err(_) => {
+          // Interrupted before the first `await`, or an engine-level failure; `decide`
+          // reads the cause. A program's own throw rejects the promise instead.
+          if self.control.cause() == StopCause::None {
+            self.control.poll();
+          }
+        }
+      }
+      Ok(())
+    })
+  }
+
+  /// Globals the program sees besides the ECMAScript built-ins.
+  fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    let globals = ctx.globals();
+    console::install(ctx, &globals, &self.shared)?;
+    // The native `stack` accessor of Error.prototype, kept before the program can replace it.
+    let error_ctor: Object = globals.get("Error")?;
+    let error_proto: Object = error_ctor.get("prototype")?;
+    let atom = raw::Atom::new(ctx.as_raw().as_ptr(), c"stack");
+    if let Some(d) = raw::own_property(ctx.as_raw().as_ptr(), error_proto.as_raw(), atom.atom) {
+      if raw::is_object(d.getter.v) {
+        // SAFETY: JS_DupValue gives Value::from_raw the reference it takes ownership of.
+        let getter = unsafe {
+          Value::from_raw(ctx.clone(), qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v))
+        };
+        if let Some(f) = getter.into_function() {
+          self.stack_getter = Some(Persistent::save(ctx, f));
+        }
+      }
+    }
+    Ok(())
+  }
+
+  /// Runs queued jobs until none is left or the run must stop.
+  fn drain(&mut self, ctx: &Ctx<'_>) {
+    let mut n: u32 = 0;
+    while self.control.cause() == StopCause::None && ctx.execute_pending_job() {
+      n = n.wrapping_add(1);
+      if n % 256 == 0 && self.control.poll() {
+        break;
+      }
+    }
+  }
+
+  /// A stop cause, if one is set, as the run's ending.
+  fn stopped(&self) -> Option<Completion> {
+    let limits = &self.control.limits;
+    let failure = match self.control.cause() {
+      StopCause::None | StopCause::Finished => return None,
+      StopCause::Compute => Failure::new(FailureKind::Timeout, messages::compute_budget_exhausted(limits.compute_ms)),
+      StopCause::Wall => Failure::new(FailureKind::Timeout, messages::wall_clock_ceiling(limits.max_wall_ms)),
+      StopCause::Abort => {
+        let reason = self.control.abort_reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
+        Failure::new(FailureKind::Abort, reason)
+      }
+      StopCause::Disposed => Failure::new(FailureKind::Abort, messages::RUNTIME_DISPOSED),
+      StopCause::Heap => Failure::new(FailureKind::WorkerExit, messages::heap_limit_reached(limits.max_heap_mb)),
+      StopCause::Output => Failure::new(FailureKind::OutputLimit, String::new()),
+    };
+    Some(Completion::Failed(failure))
+  }
+
+  /// After a slice: finished, failed, or parked (`None`).
+  fn decide(&mut self, ctx: &Ctx<'_>) -> Option<Completion> {
+    self.control.poll();
+    if let Some(c) = self.stopped() {
+      return Some(c);
+    }
+    let promise = self.promise.clone()?.restore(ctx).ok()?;
+    let state = promise.state();
+    if state == PromiseState::Pending {
+      if self.shared.pending.get() > 0 {
+        return None;
+      }
+      return Some(Completion::Failed(Failure::new(FailureKind::Exception, messages::NEVER_SETTLES)));
+    }
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: JS_PromiseResult returns a new reference to the settled value, which
+    // Value::from_raw takes over.
+    let result = unsafe { Value::from_raw(ctx.clone(), qjs::JS_PromiseResult(c, promise.as_raw())) };
+    if state == PromiseState::Resolved {
+      let budget = self.shared.ledger.borrow().remaining();
+      return match bridge::to_json(c, result.as_raw(), &self.control, budget) {
+        Ok(json) => Some(Completion::Value(json)),
+        Err(bridge::Refusal::NotLossless) => Some(Completion::Failed(Failure::new(
+          FailureKind::InvalidOutput,
+          messages::COMPLETION_NOT_LOSSLESS,
+        ))),
+        Err(bridge::Refusal::TooLarge) => {
+          Some(Completion::Failed(Failure::new(FailureKind::OutputLimit, String::new())))
+        }
+        Err(bridge::Refusal::Stopped) => self.stopped(),
+      };
+    }
+    let message = self.describe_thrown(ctx, &result);
+    self.control.poll();
+    if let Some(c) = self.stopped() {
+      return Some(c);
+    }
+    Some(Completion::Failed(Failure::new(FailureKind::Exception, message)))
+  }
+
+  /// The `exception` message for a thrown value: an Error's stack (`Name: message` then
+  /// frames in the program's own positions), or `String(value)` for anything else.
+  fn describe_thrown<'js>(&self, ctx: &Ctx<'js>, reason: &Value<'js>) -> String {
+    let c = ctx.as_raw().as_ptr();
+    let v = reason.as_raw();
+    // SAFETY: JS_IsError inspects the class only.
+    if raw::is_object(v) && !raw::is_proxy(v) && unsafe { qjs::JS_IsError(v) } {
+      let text = |name: &std::ffi::CStr| {
+        raw::data_property(c, v, name)
+          .filter(|s| raw::is_string(s.v))
+          .and_then(|s| raw::string_bytes(c, s.v))
+          .map(|b| String::from_utf8_lossy(&b).into_owned())
+      };
+      let name = text(c"name").unwrap_or_else(|| "Error".to_owned());
+      let message = text(c"message").unwrap_or_default();
+      let mut out = match (name.is_empty(), message.is_empty()) {
+        (_, true) => name,
+        (true, false) => message,
+        (false, false) => format!("{name}: {message}"),
+      };
+      if let Some(frames) = self.stack_frames(ctx, reason) {
+        for line in frames.lines().filter(|l| !l.trim().is_empty()) {
+          out.push('\n');
+          out.push_str(&self.remap_frame(line));
+        }
+      }
+      return out;
+    }
+    match raw::tag(v) {
+      qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
+        String::from_utf8_lossy(&raw::string_bytes(c, v).unwrap_or_default()).into_owned()
+      }
+      qjs::JS_TAG_SYMBOL => String::from_utf8_lossy(&crate::inspect::symbol_text(c, v)).into_owned(),
+      _ => {
+        // String(value): may run the program's own toString, as part of the program.
+        // SAFETY: JS_ToString returns a new reference or JS_EXCEPTION (then pending).
+        let s = unsafe { raw::Owned::new(c, qjs::JS_ToString(c, v)) };
+        if raw::is_string(s.v) {
+          String::from_utf8_lossy(&raw::string_bytes(c, s.v).unwrap_or_default()).into_owned()
+        } else {
+          raw::clear_exception(c);
+          messages::UNPRINTABLE_THROW.to_owned()
+        }
+      }
+    }
+  }
+
+  fn stack_frames<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> Option<String> {
+    let getter = self.stack_getter.clone()?.restore(ctx).ok()?;
+    let stack: Value = getter.call((rquickjs::function::This(error.clone()),)).ok()?;
+    let bytes = raw::string_bytes(ctx.as_raw().as_ptr(), stack.as_raw()).filter(|_| stack.is_string())?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+  }
+
+  /// `    at f (program.ts:L:C)` with L:C moved from the emitted JavaScript to the program.
+  fn remap_frame(&self, line: &str) -> String {
+    let marker = format!("{PROGRAM_FILE}:");
+    let Some(at) = line.find(&marker) else { return line.to_owned() };
+    let rest = &line[at + marker.len()..];
+    let end = rest.find(|ch: char| !(ch.is_ascii_digit() || ch == ':')).unwrap_or(rest.len());
+    let mut nums = rest[..end].split(':').filter_map(|n| n.parse::<u32>().ok());
+    let (Some(l), Some(col)) = (nums.next(), nums.next()) else { return line.to_owned() };
+    match self.positions.original(l, col) {
+      Some((ol, oc)) => format!("{}{marker}{ol}:{oc}{}", &line[..at], &rest[end..]),
+      None => line.to_owned(),
+    }
+  }
+}
+
+pub(crate) fn failure_of_panic(payload: &(dyn std::any::Any + Send)) -> Failure {
+  let detail = payload
+    .downcast_ref::<&str>()
+    .map(|s| (*s).to_owned())
+    .or_else(|| payload.downcast_ref::<String>().cloned())
+    .unwrap_or_else(|| "panic".to_owned());
+  Failure::new(FailureKind::WorkerExit, messages::engine_panicked(&detail))
+}

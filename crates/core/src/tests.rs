@@ -1,0 +1,241 @@
+//! Engine-level behaviour, driven without Node.
+
+use super::*;
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Collect(Mutex<mpsc::Sender<(RunId, String)>>);
+
+impl Host for Collect {
+  fn settled(&self, run: RunId, result_json: String) {
+    let _ = lock(&self.0).send((run, result_json));
+  }
+}
+
+fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
+  let (tx, rx) = mpsc::channel();
+  (Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx)))), rx)
+}
+
+fn run_with(program: &str, limits: Limits) -> serde_json::Value {
+  let (e, rx) = engine();
+  let id = e.start(program.to_owned(), limits).unwrap();
+  let (got, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+  assert_eq!(got, id);
+  let mut de = serde_json::Deserializer::from_str(&json);
+  de.disable_recursion_limit();
+  <serde_json::Value as serde::Deserialize>::deserialize(&mut de).unwrap_or_else(|err| panic!("{err}: {json}"))
+}
+
+fn run(program: &str) -> serde_json::Value {
+  run_with(program, Limits::default())
+}
+
+fn error_of(v: &serde_json::Value) -> (String, String) {
+  let e = &v["error"];
+  (e["kind"].as_str().unwrap_or_default().to_owned(), e["message"].as_str().unwrap_or_default().to_owned())
+}
+
+#[test]
+fn returns_a_value_and_logs() {
+  let v = run("console.log('hi', 1, { a: [1, 'x'] }); return { ok: true, n: 1.5 }");
+  assert_eq!(v, serde_json::json!({ "logs": ["hi 1 { a: [ 1, 'x' ] }"], "value": { "ok": true, "n": 1.5 } }));
+}
+
+#[test]
+fn no_value_key_for_undefined() {
+  let v = run("const x = 1");
+  assert_eq!(v, serde_json::json!({ "logs": [] }));
+}
+
+#[test]
+fn typescript_runs() {
+  let v = run(
+    "enum Color { Red, Green = 5 }\nnamespace NS { export const k: number = 7 }\n\
+     class P { constructor(public a: string, private b: number = 2) {} get sum() { return this.a + this.b } }\n\
+     interface Shape { w: number }\nconst s = { w: 3 } satisfies Shape;\n\
+     function id<T>(x: T): T { return x }\nconst n = <number>(id<number>(4) as number);\n\
+     return [Color.Green, Color[5], NS.k, new P('q').sum, s.w, n]",
+  );
+  assert_eq!(v["value"], serde_json::json!([5, "Green", 7, "q2", 3, 4]));
+}
+
+#[test]
+fn top_level_await_and_strict_mode() {
+  let v = run("const a = await Promise.resolve(2); let strict = false; try { undeclared = 1 } catch { strict = true } return [a, strict, (function () { return this })() === undefined]");
+  assert_eq!(v["value"], serde_json::json!([2, true, true]));
+}
+
+#[test]
+fn throws_become_exceptions() {
+  let (kind, msg) = error_of(&run("\n\nthrow new TypeError('bad thing')"));
+  assert_eq!(kind, "exception");
+  assert!(msg.starts_with("TypeError: bad thing\n    at "), "{msg}");
+  assert!(msg.contains("program.ts:3:"), "{msg}");
+  assert_eq!(error_of(&run("throw 'plain'")), ("exception".into(), "plain".into()));
+  assert_eq!(error_of(&run("throw 42")).1, "42");
+  assert_eq!(error_of(&run("throw { toString() { return 'custom' } }")).1, "custom");
+  assert_eq!(error_of(&run("throw null")).1, "null");
+  assert_eq!(error_of(&run("throw Symbol('s')")).1, "Symbol(s)");
+}
+
+#[test]
+fn syntax_errors_name_the_line() {
+  let (kind, msg) = error_of(&run("const a = 1;\nconst b = 2;\nconst c = ;"));
+  assert_eq!(kind, "exception");
+  assert!(msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"), "{msg}");
+}
+
+#[test]
+fn wrapper_breakout_is_refused() {
+  let (kind, msg) = error_of(&run("}); globalThis.escaped = 1; (async () => {"));
+  assert_eq!(kind, "exception");
+  assert!(msg.starts_with("SyntaxError"), "{msg}");
+  assert_eq!(run("return 5 // trailing comment")["value"], 5);
+}
+
+#[test]
+fn lossy_completions_are_invalid_output() {
+  for p in [
+    "return () => 1",
+    "return Symbol('x')",
+    "return 10n",
+    "return NaN",
+    "return Infinity",
+    "return -0",
+    "return [1, , 3]",
+    "const a: any = [1]; a.extra = 1; return a",
+    "const o: any = {}; o.self = o; return o",
+    "return new Date(0)",
+    "return new Map()",
+    "return new Set()",
+    "return new Uint8Array(2)",
+    "return new Proxy({}, {})",
+    "return { get x() { return 1 } }",
+    "const o = {}; Object.defineProperty(o, 'h', { value: 1, enumerable: false }); return o",
+    "return { [Symbol('k')]: 1 }",
+    "class A { x = 1 }; return new A()",
+    "return [undefined]",
+    "return { u: undefined }",
+  ] {
+    let v = run(p);
+    assert_eq!(
+      error_of(&v),
+      ("invalid-output".into(), messages::COMPLETION_NOT_LOSSLESS.into()),
+      "{p}: {v}"
+    );
+  }
+}
+
+#[test]
+fn lossless_completions_cross() {
+  let v = run("const o = Object.create(null); o.__proto__ = 1; o.b = [1, 'two', null, true, 0.5, -3, 1e21, 2**53]; const shared = {s: 1}; return {o, shared1: shared, shared2: shared, s: '\\u2028\"\\n'}");
+  assert_eq!(v["value"]["o"], serde_json::json!({ "__proto__": 1, "b": [1, "two", null, true, 0.5, -3, 1e21, 9007199254740992u64] }));
+  assert_eq!(v["value"]["shared2"]["s"], 1);
+  assert_eq!(v["value"]["s"], "\u{2028}\"\n");
+}
+
+#[test]
+fn lone_surrogates_cross_escaped_as_json_stringify_writes_them() {
+  let (e, rx) = engine();
+  e.start("return 'a\\ud800b\\udc00'".into(), Limits::default()).unwrap();
+  let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+  assert_eq!(json, r#"{"logs":[],"value":"a\ud800b\udc00"}"#);
+}
+
+#[test]
+fn ten_thousand_deep_completion_crosses() {
+  let (e, rx) = engine();
+  e.start("let v: any = 0; for (let i = 0; i < 10000; i++) v = [v]; return v".into(), Limits::default()).unwrap();
+  let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+  let expected = format!("{{\"logs\":[],\"value\":{}0{}}}", "[".repeat(10000), "]".repeat(10000));
+  assert!(json == expected, "10,000-deep value did not cross intact");
+}
+
+#[test]
+fn prototype_tampering_does_not_change_the_completion() {
+  let v = run("Object.defineProperty(Array.prototype, 'push', { get() { throw 1 } }); JSON.stringify = () => 'x'; (globalThis as any).Object = undefined; Array.isArray = () => false; return [{ a: 1 }]");
+  assert_eq!(v["value"], serde_json::json!([{ "a": 1 }]));
+}
+
+#[test]
+fn runs_are_isolated() {
+  let (e, rx) = engine();
+  let ids: Vec<RunId> = (0..100)
+    .map(|i| e.start(format!("const before = (globalThis as any).marker; (globalThis as any).marker = {i}; (Array.prototype as any).tag = {i}; await null; return [before ?? null, (globalThis as any).marker]"), Limits::default()).unwrap())
+    .collect();
+  let mut seen = 0;
+  for _ in &ids {
+    let (id, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let i = ids.iter().position(|x| *x == id).unwrap();
+    assert_eq!(json, format!("{{\"logs\":[],\"value\":[null,{i}]}}"));
+    seen += 1;
+  }
+  assert_eq!(seen, 100);
+}
+
+#[test]
+fn never_settling_promise_fails_at_once() {
+  let (kind, msg) = error_of(&run("await new Promise(() => {})"));
+  assert_eq!(kind, "exception");
+  assert_eq!(msg, messages::NEVER_SETTLES);
+}
+
+#[test]
+fn hot_loop_hits_the_compute_budget() {
+  let limits = Limits { compute_ms: 200.0, ..Limits::default() };
+  let v = run_with("console.log('before'); for (;;) { try { for(;;){} } catch {} finally { for(;;){} } }", limits);
+  assert_eq!(error_of(&v), ("timeout".into(), "compute budget exhausted (200ms busy)".into()));
+  assert_eq!(v["logs"], serde_json::json!(["before"]));
+}
+
+#[test]
+fn deep_recursion_is_a_catchable_range_error() {
+  let v = run("function f(n: number): number { return f(n + 1) + 1 } try { f(0) } catch (e) { return String(e) }");
+  assert_eq!(v["value"], "RangeError: Maximum call stack size exceeded");
+}
+
+#[test]
+fn heap_limit_ends_the_run_even_when_caught() {
+  let limits = Limits { max_heap_mb: 16.0, ..Limits::default() };
+  let v = run_with("const keep: any[] = []; try { for (;;) keep.push('x'.repeat(1 << 16) + keep.length) } catch (e) { keep.length = 0; return 'survived' }", limits);
+  assert_eq!(error_of(&v).0, "worker-exit", "{v}");
+  assert!(error_of(&v).1.contains("16 MB"), "{v}");
+  assert_eq!(run("return 1")["value"], 1);
+}
+
+#[test]
+fn abort_stops_a_hot_loop() {
+  let (e, rx) = engine();
+  let id = e.start("for(;;){}".into(), Limits::default()).unwrap();
+  std::thread::sleep(Duration::from_millis(50));
+  e.abort(id, "stop now".into());
+  let (_, json) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+  assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#);
+}
+
+#[test]
+fn dispose_ends_runs_and_threads() {
+  let (e, rx) = engine();
+  e.start("for(;;){}".into(), Limits::default()).unwrap();
+  std::thread::sleep(Duration::from_millis(20));
+  let (tx, done) = mpsc::channel();
+  e.dispose(Box::new(move || {
+    let _ = tx.send(());
+  }));
+  let (_, json) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+  assert!(json.contains("runtime disposed"), "{json}");
+  done.recv_timeout(Duration::from_secs(5)).unwrap();
+  assert_eq!(e.threads(), 0);
+  assert_eq!(e.start("return 1".into(), Limits::default()), Err(EngineError::Disposed));
+}
+
+#[test]
+fn output_cap_applies() {
+  let v = run_with("return '€'", Limits { max_output_bytes: 7, ..Limits::default() });
+  assert_eq!(v["value"], "€");
+  let v = run_with("return '€'", Limits { max_output_bytes: 6, ..Limits::default() });
+  assert_eq!(error_of(&v), ("output-limit".into(), "outer output exceeded 6 bytes".into()));
+  let v = run_with("for (;;) console.log('flood')", Limits { max_output_bytes: 1 << 20, ..Limits::default() });
+  assert_eq!(error_of(&v).0, "output-limit");
+}

@@ -1,0 +1,334 @@
+//! TypeScript program text → the JavaScript QuickJS evaluates.
+//!
+//! Owns the one place where the program's source is parsed. The program is the body of an
+//! async function, so it is parsed *inside* the wrapper it will run in
+//! (`(async () => {` … `\n})()`, the wrapper on line 1 so user line N stays line N), and the
+//! parsed tree must be exactly that one call: a program that closes the wrapper early
+//! (`}); evil(); (async () => {`) parses, but not into that shape, and is refused as a
+//! syntax error. The `\n` before `})()` keeps a trailing `// comment` from swallowing it.
+//!
+//! swc lowers all of TypeScript (enums, namespaces, parameter properties), which reprints
+//! the code, so positions are carried in a [`PositionMap`] from the emitted JavaScript back
+//! to the program as written. Nothing here recurses over the source beyond what swc itself
+//! does; swc's parser is guarded against deep nesting by running on a thread with a large
+//! stack (the caller's job, see the core crate's pool).
+//!
+//! Rejected: `swc_ts_fast_strip` in strip-only mode (keeps positions, but refuses `enum`,
+//! `namespace` and parameter properties, which the contract requires).
+
+use swc_core::common::source_map::SmallPos;
+use swc_core::common::sync::Lrc;
+use swc_core::common::{BytePos, FileName, Globals, LineCol, Mark, SourceMap, Spanned, GLOBALS};
+use swc_core::ecma::ast::{
+  ArrowFunctionBody, CallExpr, Callee, EsVersion, Expr, Program,
+  Script, Stmt,
+};
+use swc_core::ecma::codegen::{text_writer::JsWriter, Config as CodegenConfig, Emitter};
+use swc_core::ecma::parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
+use swc_core::ecma::transforms::base::{fixer::fixer, hygiene::hygiene, resolver};
+use swc_core::ecma::transforms::typescript::{typescript, Config as TsConfig};
+use swc_core::ecma::visit::{Visit, VisitWith};
+
+/// Text placed before the program. It stays on line 1, so only line 1's columns shift.
+pub const PREFIX: &str = "(async () => {";
+/// Text placed after the program; the newline ends a trailing line comment.
+pub const SUFFIX: &str = "\n})()";
+
+/// The file name QuickJS reports in stack frames of the program.
+pub const PROGRAM_FILE: &str = "program.ts";
+
+/// A successfully transformed program.
+#[derive(Debug)]
+pub struct Transpiled {
+  /// JavaScript that evaluates (as a script) to the program's promise.
+  pub code: String,
+  /// Maps positions in `code` back to the program as written.
+  pub positions: PositionMap,
+}
+
+/// Why a program could not be transformed. Positions are 1-based, in the program as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranspileError {
+  pub kind: TranspileErrorKind,
+  pub message: String,
+  pub line: u32,
+  pub column: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TranspileErrorKind {
+  /// The text is not a valid TypeScript function body.
+  Syntax,
+  /// The program uses `import`/`export`; programs have no module system.
+  Module,
+}
+
+impl TranspileError {
+  /// The text a program failure shows: `SyntaxError: <message> (<line>:<column>)`.
+  pub fn display(&self) -> String {
+    format!("SyntaxError: {} ({}:{})", self.message, self.line, self.column)
+  }
+}
+
+/// Sorted (generated line, generated column) → (original line, original column), all 1-based.
+#[derive(Debug, Default, Clone)]
+pub struct PositionMap {
+  entries: Vec<(u32, u32, u32, u32)>,
+}
+
+impl PositionMap {
+  /// The program position of the emitted token at or before (`line`, `column`) on `line`.
+  pub fn original(&self, line: u32, column: u32) -> Option<(u32, u32)> {
+    let idx = self.entries.partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
+    let &(l, _, ol, oc) = self.entries.get(idx.checked_sub(1)?)?;
+    if l != line {
+      // No token starts on that line before the column: use the line's first token.
+      let &(l2, _, ol2, oc2) = self.entries.get(idx)?;
+      return (l2 == line).then_some((ol2, oc2));
+    }
+    Some((ol, oc))
+  }
+}
+
+/// Transforms one program. Pure function of the text; safe to call from many threads.
+pub fn transpile(program: &str) -> Result<Transpiled, TranspileError> {
+  GLOBALS.set(&Globals::new(), || transpile_inner(program))
+}
+
+fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
+  let cm: Lrc<SourceMap> = Default::default();
+  let wrapped = format!("{PREFIX}{program}{SUFFIX}");
+  let fm = cm.new_source_file(Lrc::new(FileName::Custom(PROGRAM_FILE.into())), wrapped);
+  let start = fm.start_pos;
+  let to_user = |pos: BytePos| -> (u32, u32) {
+    let loc = cm.lookup_char_pos(pos);
+    let line = loc.line as u32;
+    let mut col = loc.col.to_usize() as u32 + 1;
+    if line == 1 {
+      col = col.saturating_sub(PREFIX.len() as u32).max(1);
+    }
+    (line, col)
+  };
+
+  let lexer = Lexer::new(
+    Syntax::Typescript(TsSyntax::default()),
+    EsVersion::EsNext,
+    StringInput::from(&*fm),
+    None,
+  );
+  let mut parser = Parser::new_from(lexer);
+  let parsed = parser.parse_script();
+  let mut errors = parser.take_errors();
+  let script = match parsed {
+    Ok(script) if errors.is_empty() => script,
+    Ok(_) => {
+      let e = errors.remove(0);
+      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
+    }
+    Err(e) => {
+      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
+    }
+  };
+
+  if let Err(pos) = check_wrapper_shape(&script) {
+    return Err(TranspileError {
+      kind: TranspileErrorKind::Syntax,
+      message: "Unexpected '}': the program closes the function it runs in".into(),
+      line: to_user(pos).0,
+      column: to_user(pos).1,
+    });
+  }
+  let mut imports = ImportFinder::default();
+  script.visit_with(&mut imports);
+  if let Some(pos) = imports.found {
+    let (line, column) = to_user(pos);
+    return Err(module_error(line, column));
+  }
+
+  let unresolved = Mark::new();
+  let top_level = Mark::new();
+  let mut program_ast = Program::Script(script);
+  let ts_config = TsConfig { native_class_properties: true, ..Default::default() };
+  program_ast.mutate(resolver(unresolved, top_level, true));
+  program_ast.mutate(typescript(ts_config, unresolved, top_level));
+  program_ast.mutate(hygiene());
+  program_ast.mutate(fixer(None));
+
+  let mut buf = Vec::with_capacity(program.len() + 64);
+  let mut mappings: Vec<(BytePos, LineCol)> = Vec::new();
+  {
+    let mut emitter = Emitter {
+      cfg: CodegenConfig::default().with_target(EsVersion::EsNext),
+      cm: cm.clone(),
+      comments: None,
+      wr: JsWriter::new(cm.clone(), "\n", &mut buf, Some(&mut mappings)),
+    };
+    if let Err(e) = emitter.emit_program(&program_ast) {
+      return Err(TranspileError {
+        kind: TranspileErrorKind::Syntax,
+        message: format!("could not print the program: {e}"),
+        line: 1,
+        column: 1,
+      });
+    }
+  }
+  let code = String::from_utf8(buf).map_err(|_| TranspileError {
+    kind: TranspileErrorKind::Syntax,
+    message: "the printed program is not UTF-8".into(),
+    line: 1,
+    column: 1,
+  })?;
+
+  let mut entries: Vec<(u32, u32, u32, u32)> = mappings
+    .iter()
+    .filter(|(pos, _)| !pos.is_dummy() && *pos >= start)
+    .map(|&(pos, gen)| {
+      let (ol, oc) = to_user(pos);
+      (gen.line + 1, gen.col + 1, ol, oc)
+    })
+    .collect();
+  entries.sort_unstable();
+  entries.dedup_by_key(|e| (e.0, e.1));
+  Ok(Transpiled { code, positions: PositionMap { entries } })
+}
+
+/// The script must be exactly `(async () => { … })()`: one expression statement calling an
+/// async arrow with no arguments. Returns the position of the first offending node.
+fn check_wrapper_shape(script: &Script) -> Result<(), BytePos> {
+  let first = match script.body.as_slice() {
+    [only] => only,
+    [_, second, ..] => return Err(second.span().lo),
+    [] => return Err(BytePos(0)),
+  };
+  let Stmt::Expr(expr_stmt) = first else { return Err(first.span().lo) };
+  let Expr::Call(CallExpr { callee: Callee::Expr(callee), args, .. }) = &*expr_stmt.expr else {
+    return Err(expr_stmt.span.hi);
+  };
+  if !args.is_empty() {
+    return Err(args[0].span().lo);
+  }
+  let Expr::Paren(paren) = &**callee else { return Err(callee.span().hi) };
+  let Expr::Arrow(arrow) = &*paren.expr else { return Err(paren.span.hi) };
+  if !arrow.is_async || !arrow.params.is_empty() {
+    return Err(arrow.span.hi);
+  }
+  match &*arrow.body {
+    ArrowFunctionBody::FunctionBody(_) => Ok(()),
+    ArrowFunctionBody::Expr(e) => Err(e.span().lo),
+  }
+}
+
+/// A parse error might be a module declaration in a function body; say so plainly.
+fn syntax_or_module(program: &str, message: String, (line, column): (u32, u32)) -> TranspileError {
+  if looks_like_module_syntax(program, line) {
+    return module_error(line, column);
+  }
+  TranspileError { kind: TranspileErrorKind::Syntax, message, line, column }
+}
+
+fn looks_like_module_syntax(program: &str, line: u32) -> bool {
+  let Some(text) = program.lines().nth(line.saturating_sub(1) as usize) else { return false };
+  let text = text.trim_start();
+  ["import ", "import{", "import\"", "import'", "import*", "export "]
+    .iter()
+    .any(|p| text.starts_with(p))
+}
+
+fn module_error(line: u32, column: u32) -> TranspileError {
+  TranspileError {
+    kind: TranspileErrorKind::Module,
+    message: "modules are not available in programs: `import` and `export` cannot be used; \
+              the tools you were given are globals"
+      .into(),
+    line,
+    column,
+  }
+}
+
+/// Finds dynamic `import()` (static imports do not parse inside a function body).
+#[derive(Default)]
+struct ImportFinder {
+  found: Option<BytePos>,
+}
+
+impl Visit for ImportFinder {
+  fn visit_call_expr(&mut self, call: &CallExpr) {
+    if matches!(call.callee, Callee::Import(_)) && self.found.is_none() {
+      self.found = Some(call.span.lo);
+    }
+    call.visit_children_with(self);
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn ok(src: &str) -> String {
+    transpile(src).unwrap_or_else(|e| panic!("{src:?}: {e:?}")).code
+  }
+
+  fn err(src: &str) -> TranspileError {
+    transpile(src).expect_err(src)
+  }
+
+  #[test]
+  fn strips_types_and_lowers_enums_namespaces_parameter_properties() {
+    let code = ok("enum E { A, B = 5 }\nnamespace N { export const x: number = 1 }\n\
+                   class P { constructor(public a: string, private b = 2) {} }\n\
+                   interface I { a: number }\nconst v = { a: 1 } satisfies I;\n\
+                   function g<T>(x: T): T { return x as T }\nreturn [E.B, N.x, new P('q').a, g<number>(3)]");
+    assert!(code.starts_with("(async ()=>{"), "{code}");
+    assert!(!code.contains("interface"), "{code}");
+    assert!(!code.contains("satisfies"), "{code}");
+  }
+
+  #[test]
+  fn top_level_await_and_return_are_allowed() {
+    ok("const x = await Promise.resolve(1); return x");
+  }
+
+  #[test]
+  fn wrapper_breakout_is_a_syntax_error() {
+    let e = err("}); globalThis.x = 1; (async () => {");
+    assert_eq!(e.kind, TranspileErrorKind::Syntax);
+    let e = err("})(); (async () => {");
+    assert_eq!(e.kind, TranspileErrorKind::Syntax);
+  }
+
+  #[test]
+  fn trailing_line_comment_does_not_swallow_the_wrapper() {
+    ok("return 1 // done");
+  }
+
+  #[test]
+  fn syntax_error_names_line_and_column_as_written() {
+    let e = err("const a = 1;\nconst b = 2;\nconst c = ;\n");
+    assert_eq!(e.kind, TranspileErrorKind::Syntax);
+    assert_eq!(e.line, 3, "{e:?}");
+    assert_eq!(e.column, 11, "{e:?}");
+    let e = err("let = ;");
+    assert_eq!(e.line, 1, "{e:?}");
+    assert!(e.display().starts_with("SyntaxError: "), "{e:?}");
+  }
+
+  #[test]
+  fn imports_are_refused_with_a_clear_message() {
+    assert_eq!(err("import fs from 'fs'\nreturn 1").kind, TranspileErrorKind::Module);
+    assert_eq!(err("const m = await import('fs')").kind, TranspileErrorKind::Module);
+    assert_eq!(err("export const a = 1").kind, TranspileErrorKind::Module);
+  }
+
+  #[test]
+  fn positions_map_back_to_the_program() {
+    let t = transpile("interface A { x: number }\n\n\nconst a: A = { x: 1 };\nthrow new Error('x')")
+      .unwrap();
+    let (gen_line, gen_col) = t
+      .code
+      .lines()
+      .enumerate()
+      .find_map(|(i, l)| l.find("throw").map(|c| (i as u32 + 1, c as u32 + 1)))
+      .unwrap();
+    assert_eq!(t.positions.original(gen_line, gen_col), Some((5, 1)));
+  }
+}
