@@ -30,8 +30,17 @@ pub enum Refusal {
 }
 
 enum Frame {
-  Array { obj: Owned, len: u32, next: u32 },
-  Object { obj: Owned, keys: Keys, next: u32, wrote: bool },
+  Array {
+    obj: Owned,
+    len: u32,
+    next: u32,
+  },
+  Object {
+    obj: Owned,
+    keys: Keys,
+    next: u32,
+    wrote: bool,
+  },
 }
 
 impl Frame {
@@ -56,7 +65,10 @@ impl Plain {
     // SAFETY: JS_NewObject/JS_NewArray create fresh values from the context's intrinsic
     // prototypes (never the program's globals); Owned frees them.
     let (obj, arr) = unsafe {
-      (Owned::new(ctx, qjs::JS_NewObject(ctx)), Owned::new(ctx, qjs::JS_NewArray(ctx)))
+      (
+        Owned::new(ctx, qjs::JS_NewObject(ctx)),
+        Owned::new(ctx, qjs::JS_NewArray(ctx)),
+      )
     };
     Plain {
       object_proto: raw::proto_ptr(ctx, obj.v),
@@ -126,7 +138,12 @@ impl Walker<'_> {
             Some(d.value)
           }
         }
-        Frame::Object { obj, keys, next, wrote } => {
+        Frame::Object {
+          obj,
+          keys,
+          next,
+          wrote,
+        } => {
           if *next == keys.len() {
             self.out.push('}');
             None
@@ -179,9 +196,11 @@ impl Walker<'_> {
     match t {
       qjs::JS_TAG_NULL => self.out.push_str("null"),
       // SAFETY: the tag says which payload the value carries.
-      qjs::JS_TAG_BOOL => {
-        self.out.push_str(if unsafe { qjs::JS_VALUE_GET_BOOL(v) } { "true" } else { "false" })
-      }
+      qjs::JS_TAG_BOOL => self.out.push_str(if unsafe { qjs::JS_VALUE_GET_BOOL(v) } {
+        "true"
+      } else {
+        "false"
+      }),
       qjs::JS_TAG_INT => {
         // SAFETY: as above.
         let n = unsafe { qjs::JS_VALUE_GET_INT(v) };
@@ -230,7 +249,12 @@ impl Walker<'_> {
     } else if class == self.plain.object_class && (proto == self.plain.object_proto || proto == 0) {
       let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
       self.out.push('{');
-      self.stack.push(Frame::Object { obj, keys, next: 0, wrote: false });
+      self.stack.push(Frame::Object {
+        obj,
+        keys,
+        next: 0,
+        wrote: false,
+      });
     } else {
       return Err(Refusal::NotLossless);
     }

@@ -121,7 +121,12 @@ impl RunControl {
   pub fn stop(&self, cause: StopCause) -> bool {
     self
       .cause
-      .compare_exchange(StopCause::None as u8, cause as u8, Ordering::AcqRel, Ordering::Acquire)
+      .compare_exchange(
+        StopCause::None as u8,
+        cause as u8,
+        Ordering::AcqRel,
+        Ordering::Acquire,
+      )
       .is_ok()
   }
 
@@ -136,13 +141,17 @@ impl RunControl {
   }
 
   pub fn begin_slice(&self) {
-    self.slice_start_ns.store(thread_cpu_ns().max(1), Ordering::Release);
+    self
+      .slice_start_ns
+      .store(thread_cpu_ns().max(1), Ordering::Release);
   }
 
   pub fn end_slice(&self) {
     let start = self.slice_start_ns.swap(0, Ordering::AcqRel);
     if start != 0 {
-      self.cpu_used_ns.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::AcqRel);
+      self
+        .cpu_used_ns
+        .fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::AcqRel);
     }
   }
 
@@ -190,7 +199,10 @@ impl RunControl {
 /// CPU time consumed by the calling thread, in nanoseconds.
 #[cfg(unix)]
 pub fn thread_cpu_ns() -> u64 {
-  let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+  let mut ts = libc::timespec {
+    tv_sec: 0,
+    tv_nsec: 0,
+  };
   // SAFETY: clock_gettime writes into the timespec we own; CLOCK_THREAD_CPUTIME_ID is
   // supported on every unix target we build for.
   let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
@@ -221,7 +233,11 @@ const HEADER: usize = 16;
 
 impl HeapAllocator {
   pub fn new(control: std::sync::Arc<RunControl>) -> Self {
-    HeapAllocator { limit: control.limits.heap_bytes(), used: 0, control }
+    HeapAllocator {
+      limit: control.limits.heap_bytes(),
+      used: 0,
+      control,
+    }
   }
 
   fn admit(&mut self, add: usize, remove: usize) -> bool {
@@ -250,7 +266,9 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
     }
     // SAFETY: plain malloc; the header write stays inside the block we asked for.
     unsafe {
-      let Some(total) = size.checked_add(HEADER) else { return std::ptr::null_mut() };
+      let Some(total) = size.checked_add(HEADER) else {
+        return std::ptr::null_mut();
+      };
       let block = libc::malloc(total) as *mut u8;
       if block.is_null() {
         self.control.mark_heap_exhausted();
@@ -263,7 +281,9 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
   }
 
   fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
-    let Some(bytes) = count.checked_mul(size) else { return std::ptr::null_mut() };
+    let Some(bytes) = count.checked_mul(size) else {
+      return std::ptr::null_mut();
+    };
     let p = self.alloc(bytes);
     if !p.is_null() {
       // SAFETY: `p` points at `bytes` writable bytes just allocated.
@@ -289,7 +309,9 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
     if !self.admit(new_size, old) {
       return std::ptr::null_mut();
     }
-    let Some(total) = new_size.checked_add(HEADER) else { return std::ptr::null_mut() };
+    let Some(total) = new_size.checked_add(HEADER) else {
+      return std::ptr::null_mut();
+    };
     let block = libc::realloc(ptr.sub(HEADER) as *mut libc::c_void, total) as *mut u8;
     if block.is_null() {
       self.control.mark_heap_exhausted();

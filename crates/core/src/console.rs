@@ -12,7 +12,11 @@ use std::rc::Rc;
 /// Methods that print their arguments as one entry.
 const PRINTING: &[&str] = &["log", "info", "warn", "error", "debug", "trace", "dir"];
 
-pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>, shared: &Rc<RunShared>) -> rquickjs::Result<()> {
+pub fn install<'js>(
+  ctx: &Ctx<'js>,
+  globals: &Object<'js>,
+  shared: &Rc<RunShared>,
+) -> rquickjs::Result<()> {
   let console = Object::new(ctx.clone())?;
   for &name in PRINTING {
     let shared = shared.clone();

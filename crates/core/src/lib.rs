@@ -115,7 +115,11 @@ impl Engine {
     let cell = Arc::new(RunCell {
       id,
       control: control.clone(),
-      mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
+      mailbox: Mutex::new(Mailbox {
+        events: Vec::new(),
+        scheduled: false,
+        finished: false,
+      }),
       run: Mutex::new(Some(Run::new(program, control.clone()))),
     });
     lock(&self.inner.runs).insert(id, cell.clone());
@@ -128,7 +132,11 @@ impl Engine {
     let weak_inner = Arc::downgrade(&self.inner);
     self.inner.clock.at(
       ceiling,
-      Arc::new(move || live_cell.upgrade().is_some_and(|c| !lock(&c.mailbox).finished)),
+      Arc::new(move || {
+        live_cell
+          .upgrade()
+          .is_some_and(|c| !lock(&c.mailbox).finished)
+      }),
       Box::new(move || {
         if let (Some(cell), Some(inner)) = (weak_cell.upgrade(), weak_inner.upgrade()) {
           cell.control.stop(StopCause::Wall);
@@ -169,7 +177,11 @@ impl Engine {
       inner.clock.shutdown();
       done();
     };
-    if std::thread::Builder::new().name("code-runtime-dispose".into()).spawn(waiter).is_err() {
+    if std::thread::Builder::new()
+      .name("code-runtime-dispose".into())
+      .spawn(waiter)
+      .is_err()
+    {
       // Without a thread to wait on, report at once rather than never.
       self.inner.pool.shutdown();
     }
@@ -239,8 +251,10 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
       Ok(Some(json)) => json,
       Err(panic) => {
         let failure = run::failure_of_panic(&*panic);
-        catch_unwind(AssertUnwindSafe(|| run.finish(Completion::Failed(failure.clone()))))
-          .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
+        catch_unwind(AssertUnwindSafe(|| {
+          run.finish(Completion::Failed(failure.clone()))
+        }))
+        .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
       }
     };
     {

@@ -21,7 +21,8 @@ pub const NEVER_SETTLES: &str =
    (no timer, binding call or job is pending)";
 
 /// A thrown value whose string conversion itself threw.
-pub const UNPRINTABLE_THROW: &str = "the program threw a value that cannot be converted to a string";
+pub const UNPRINTABLE_THROW: &str =
+  "the program threw a value that cannot be converted to a string";
 
 /// A Rust panic inside the engine, turned into a failure instead of crossing into Node.
 pub fn engine_panicked(detail: &str) -> String {

@@ -48,7 +48,12 @@ pub struct Pool {
 impl Pool {
   pub fn new(core: usize, max: usize) -> Pool {
     let inner = Arc::new(Inner {
-      state: Mutex::new(State { queue: VecDeque::new(), threads: 0, idle: 0, shutdown: false }),
+      state: Mutex::new(State {
+        queue: VecDeque::new(),
+        threads: 0,
+        idle: 0,
+        shutdown: false,
+      }),
       work: Condvar::new(),
       watch: Condvar::new(),
       core: core.max(1),
@@ -56,7 +61,9 @@ impl Pool {
     });
     let pool = Pool { inner };
     let sup = pool.clone();
-    let _ = thread::Builder::new().name("code-runtime-supervisor".into()).spawn(move || sup.supervise());
+    let _ = thread::Builder::new()
+      .name("code-runtime-supervisor".into())
+      .spawn(move || sup.supervise());
     pool
   }
 
@@ -105,10 +112,17 @@ impl Pool {
       st.idle += 1;
       let extra = st.threads > self.inner.core;
       let (next, timeout) = if extra {
-        let (g, t) = self.inner.work.wait_timeout(st, KEEP_ALIVE).unwrap_or_else(|p| p.into_inner());
+        let (g, t) = self
+          .inner
+          .work
+          .wait_timeout(st, KEEP_ALIVE)
+          .unwrap_or_else(|p| p.into_inner());
         (g, t.timed_out())
       } else {
-        (self.inner.work.wait(st).unwrap_or_else(|p| p.into_inner()), false)
+        (
+          self.inner.work.wait(st).unwrap_or_else(|p| p.into_inner()),
+          false,
+        )
       };
       st = next;
       st.idle -= 1;
@@ -132,11 +146,21 @@ impl Pool {
         Some(w) if st.idle == 0 && w >= GROW_AFTER && st.threads < self.inner.max => {
           self.spawn(&mut st);
           // Give the new thread a moment to take the job before judging again.
-          st = self.inner.watch.wait_timeout(st, GROW_AFTER).unwrap_or_else(|p| p.into_inner()).0;
+          st = self
+            .inner
+            .watch
+            .wait_timeout(st, GROW_AFTER)
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
         }
         Some(w) => {
           let pause = GROW_AFTER.saturating_sub(w).max(Duration::from_micros(200));
-          st = self.inner.watch.wait_timeout(st, pause).unwrap_or_else(|p| p.into_inner()).0;
+          st = self
+            .inner
+            .watch
+            .wait_timeout(st, pause)
+            .unwrap_or_else(|p| p.into_inner())
+            .0;
         }
       }
     }

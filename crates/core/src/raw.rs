@@ -230,11 +230,17 @@ pub struct Atom {
 impl Atom {
   pub fn new(ctx: *mut qjs::JSContext, name: &std::ffi::CStr) -> Atom {
     // SAFETY: JS_NewAtom copies the NUL-terminated name.
-    Atom { ctx, atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) } }
+    Atom {
+      ctx,
+      atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) },
+    }
   }
   pub fn index(ctx: *mut qjs::JSContext, i: u32) -> Atom {
     // SAFETY: JS_NewAtomUInt32 makes (or tags) the atom for an array index.
-    Atom { ctx, atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) } }
+    Atom {
+      ctx,
+      atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) },
+    }
   }
 }
 
@@ -247,7 +253,11 @@ impl Drop for Atom {
 
 /// Reads a data property along the prototype chain without running code: accessors and
 /// Proxies end the search. Used for `name`/`message` of thrown errors.
-pub fn data_property(ctx: *mut qjs::JSContext, obj: qjs::JSValue, name: &std::ffi::CStr) -> Option<Owned> {
+pub fn data_property(
+  ctx: *mut qjs::JSContext,
+  obj: qjs::JSValue,
+  name: &std::ffi::CStr,
+) -> Option<Owned> {
   let atom = Atom::new(ctx, name);
   // SAFETY: JS_DupValue adds the reference the loop's Owned releases.
   let mut cur = unsafe { Owned::new(ctx, qjs::JS_DupValue(ctx, obj)) };

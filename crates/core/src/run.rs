@@ -21,7 +21,9 @@ use crate::{bridge, console, messages, raw};
 use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
-use rquickjs::{qjs, CatchResultExt, Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value};
+use rquickjs::{
+  qjs, CatchResultExt, Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value,
+};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -49,7 +51,9 @@ pub struct RunShared {
 impl RunShared {
   /// Records a log entry; once the output cap is crossed the run is stopped.
   pub fn log(&self, entry: Vec<u8>) {
-    let Ok(mut ledger) = self.ledger.try_borrow_mut() else { return };
+    let Ok(mut ledger) = self.ledger.try_borrow_mut() else {
+      return;
+    };
     if !ledger.push(entry) {
       self.control.stop(StopCause::Output);
     }
@@ -148,14 +152,22 @@ impl Run {
           TranspileErrorKind::Syntax => e.display(),
           TranspileErrorKind::Module => format!("Error: {} ({}:{})", e.message, e.line, e.column),
         };
-        return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
+        return Err(Completion::Failed(Failure::new(
+          FailureKind::Exception,
+          message,
+        )));
       }
     };
     drop(program);
 
-    let start_failed =
-      |e: rquickjs::Error| Completion::Failed(Failure::new(FailureKind::WorkerExit, messages::engine_start_failed(&e.to_string())));
-    let rt = Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
+    let start_failed = |e: rquickjs::Error| {
+      Completion::Failed(Failure::new(
+        FailureKind::WorkerExit,
+        messages::engine_start_failed(&e.to_string()),
+      ))
+    };
+    let rt =
+      Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
     rt.set_max_stack_size(JS_STACK_LIMIT);
     let control = self.control.clone();
     rt.set_interrupt_handler(Some(Box::new(move || control.poll())));
@@ -204,7 +216,10 @@ impl Run {
       if raw::is_object(d.getter.v) {
         // SAFETY: JS_DupValue gives Value::from_raw the reference it takes ownership of.
         let getter = unsafe {
-          Value::from_raw(ctx.clone(), qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v))
+          Value::from_raw(
+            ctx.clone(),
+            qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v),
+          )
         };
         if let Some(f) = getter.into_function() {
           self.stack_getter = Some(Persistent::save(ctx, f));
@@ -230,14 +245,29 @@ impl Run {
     let limits = &self.control.limits;
     let failure = match self.control.cause() {
       StopCause::None | StopCause::Finished => return None,
-      StopCause::Compute => Failure::new(FailureKind::Timeout, messages::compute_budget_exhausted(limits.compute_ms)),
-      StopCause::Wall => Failure::new(FailureKind::Timeout, messages::wall_clock_ceiling(limits.max_wall_ms)),
+      StopCause::Compute => Failure::new(
+        FailureKind::Timeout,
+        messages::compute_budget_exhausted(limits.compute_ms),
+      ),
+      StopCause::Wall => Failure::new(
+        FailureKind::Timeout,
+        messages::wall_clock_ceiling(limits.max_wall_ms),
+      ),
       StopCause::Abort => {
-        let reason = self.control.abort_reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
+        let reason = self
+          .control
+          .abort_reason
+          .lock()
+          .ok()
+          .and_then(|r| r.clone())
+          .unwrap_or_default();
         Failure::new(FailureKind::Abort, reason)
       }
       StopCause::Disposed => Failure::new(FailureKind::Abort, messages::RUNTIME_DISPOSED),
-      StopCause::Heap => Failure::new(FailureKind::WorkerExit, messages::heap_limit_reached(limits.max_heap_mb)),
+      StopCause::Heap => Failure::new(
+        FailureKind::WorkerExit,
+        messages::heap_limit_reached(limits.max_heap_mb),
+      ),
       StopCause::Output => Failure::new(FailureKind::OutputLimit, String::new()),
     };
     Some(Completion::Failed(failure))
@@ -255,12 +285,16 @@ impl Run {
       if self.shared.pending.get() > 0 {
         return None;
       }
-      return Some(Completion::Failed(Failure::new(FailureKind::Exception, messages::NEVER_SETTLES)));
+      return Some(Completion::Failed(Failure::new(
+        FailureKind::Exception,
+        messages::NEVER_SETTLES,
+      )));
     }
     let c = ctx.as_raw().as_ptr();
     // SAFETY: JS_PromiseResult returns a new reference to the settled value, which
     // Value::from_raw takes over.
-    let result = unsafe { Value::from_raw(ctx.clone(), qjs::JS_PromiseResult(c, promise.as_raw())) };
+    let result =
+      unsafe { Value::from_raw(ctx.clone(), qjs::JS_PromiseResult(c, promise.as_raw())) };
     if state == PromiseState::Resolved {
       let budget = self.shared.ledger.borrow().remaining();
       return match bridge::to_json(c, result.as_raw(), &self.control, budget) {
@@ -269,9 +303,10 @@ impl Run {
           FailureKind::InvalidOutput,
           messages::COMPLETION_NOT_LOSSLESS,
         ))),
-        Err(bridge::Refusal::TooLarge) => {
-          Some(Completion::Failed(Failure::new(FailureKind::OutputLimit, String::new())))
-        }
+        Err(bridge::Refusal::TooLarge) => Some(Completion::Failed(Failure::new(
+          FailureKind::OutputLimit,
+          String::new(),
+        ))),
         Err(bridge::Refusal::Stopped) => self.stopped(),
       };
     }
@@ -280,7 +315,10 @@ impl Run {
     if let Some(c) = self.stopped() {
       return Some(c);
     }
-    Some(Completion::Failed(Failure::new(FailureKind::Exception, message)))
+    Some(Completion::Failed(Failure::new(
+      FailureKind::Exception,
+      message,
+    )))
   }
 
   /// The `exception` message for a thrown value: an Error's stack (`Name: message` then
@@ -304,7 +342,12 @@ impl Run {
         (false, false) => format!("{name}: {message}"),
       };
       if let Some(frames) = self.stack_frames(ctx, reason) {
-        for line in frames.lines().filter(|l| !l.trim().is_empty()) {
+        // The `<eval>` frame is the wrapper calling the program's async function: ours.
+        let wrapper_frame = format!("at <eval> ({PROGRAM_FILE}:");
+        for line in frames
+          .lines()
+          .filter(|l| !l.trim().is_empty() && !l.contains(&wrapper_frame))
+        {
           out.push('\n');
           out.push_str(&self.remap_frame(line));
         }
@@ -315,7 +358,9 @@ impl Run {
       qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
         String::from_utf8_lossy(&raw::string_bytes(c, v).unwrap_or_default()).into_owned()
       }
-      qjs::JS_TAG_SYMBOL => String::from_utf8_lossy(&crate::inspect::symbol_text(c, v)).into_owned(),
+      qjs::JS_TAG_SYMBOL => {
+        String::from_utf8_lossy(&crate::inspect::symbol_text(c, v)).into_owned()
+      }
       _ => {
         // String(value): may run the program's own toString, as part of the program.
         // SAFETY: JS_ToString returns a new reference or JS_EXCEPTION (then pending).
@@ -332,19 +377,28 @@ impl Run {
 
   fn stack_frames<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> Option<String> {
     let getter = self.stack_getter.clone()?.restore(ctx).ok()?;
-    let stack: Value = getter.call((rquickjs::function::This(error.clone()),)).ok()?;
-    let bytes = raw::string_bytes(ctx.as_raw().as_ptr(), stack.as_raw()).filter(|_| stack.is_string())?;
+    let stack: Value = getter
+      .call((rquickjs::function::This(error.clone()),))
+      .ok()?;
+    let bytes =
+      raw::string_bytes(ctx.as_raw().as_ptr(), stack.as_raw()).filter(|_| stack.is_string())?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
   }
 
   /// `    at f (program.ts:L:C)` with L:C moved from the emitted JavaScript to the program.
   fn remap_frame(&self, line: &str) -> String {
     let marker = format!("{PROGRAM_FILE}:");
-    let Some(at) = line.find(&marker) else { return line.to_owned() };
+    let Some(at) = line.find(&marker) else {
+      return line.to_owned();
+    };
     let rest = &line[at + marker.len()..];
-    let end = rest.find(|ch: char| !(ch.is_ascii_digit() || ch == ':')).unwrap_or(rest.len());
+    let end = rest
+      .find(|ch: char| !(ch.is_ascii_digit() || ch == ':'))
+      .unwrap_or(rest.len());
     let mut nums = rest[..end].split(':').filter_map(|n| n.parse::<u32>().ok());
-    let (Some(l), Some(col)) = (nums.next(), nums.next()) else { return line.to_owned() };
+    let (Some(l), Some(col)) = (nums.next(), nums.next()) else {
+      return line.to_owned();
+    };
     match self.positions.original(l, col) {
       Some((ol, oc)) => format!("{}{marker}{ol}:{oc}{}", &line[..at], &rest[end..]),
       None => line.to_owned(),

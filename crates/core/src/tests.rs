@@ -14,17 +14,26 @@ impl Host for Collect {
 
 fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
   let (tx, rx) = mpsc::channel();
-  (Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx)))), rx)
+  (
+    Engine::new(
+      EngineConfig { threads: 2 },
+      Arc::new(Collect(Mutex::new(tx))),
+    ),
+    rx,
+  )
 }
 
 fn run_with(program: &str, limits: Limits) -> serde_json::Value {
   let (e, rx) = engine();
   let id = e.start(program.to_owned(), limits).unwrap();
-  let (got, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+  let (got, json) = rx
+    .recv_timeout(Duration::from_secs(30))
+    .expect("run settles");
   assert_eq!(got, id);
   let mut de = serde_json::Deserializer::from_str(&json);
   de.disable_recursion_limit();
-  <serde_json::Value as serde::Deserialize>::deserialize(&mut de).unwrap_or_else(|err| panic!("{err}: {json}"))
+  <serde_json::Value as serde::Deserialize>::deserialize(&mut de)
+    .unwrap_or_else(|err| panic!("{err}: {json}"))
 }
 
 fn run(program: &str) -> serde_json::Value {
@@ -33,13 +42,19 @@ fn run(program: &str) -> serde_json::Value {
 
 fn error_of(v: &serde_json::Value) -> (String, String) {
   let e = &v["error"];
-  (e["kind"].as_str().unwrap_or_default().to_owned(), e["message"].as_str().unwrap_or_default().to_owned())
+  (
+    e["kind"].as_str().unwrap_or_default().to_owned(),
+    e["message"].as_str().unwrap_or_default().to_owned(),
+  )
 }
 
 #[test]
 fn returns_a_value_and_logs() {
   let v = run("console.log('hi', 1, { a: [1, 'x'] }); return { ok: true, n: 1.5 }");
-  assert_eq!(v, serde_json::json!({ "logs": ["hi 1 { a: [ 1, 'x' ] }"], "value": { "ok": true, "n": 1.5 } }));
+  assert_eq!(
+    v,
+    serde_json::json!({ "logs": ["hi 1 { a: [ 1, 'x' ] }"], "value": { "ok": true, "n": 1.5 } })
+  );
 }
 
 #[test]
@@ -72,9 +87,15 @@ fn throws_become_exceptions() {
   assert_eq!(kind, "exception");
   assert!(msg.starts_with("TypeError: bad thing\n    at "), "{msg}");
   assert!(msg.contains("program.ts:3:"), "{msg}");
-  assert_eq!(error_of(&run("throw 'plain'")), ("exception".into(), "plain".into()));
+  assert_eq!(
+    error_of(&run("throw 'plain'")),
+    ("exception".into(), "plain".into())
+  );
   assert_eq!(error_of(&run("throw 42")).1, "42");
-  assert_eq!(error_of(&run("throw { toString() { return 'custom' } }")).1, "custom");
+  assert_eq!(
+    error_of(&run("throw { toString() { return 'custom' } }")).1,
+    "custom"
+  );
   assert_eq!(error_of(&run("throw null")).1, "null");
   assert_eq!(error_of(&run("throw Symbol('s')")).1, "Symbol(s)");
 }
@@ -83,7 +104,10 @@ fn throws_become_exceptions() {
 fn syntax_errors_name_the_line() {
   let (kind, msg) = error_of(&run("const a = 1;\nconst b = 2;\nconst c = ;"));
   assert_eq!(kind, "exception");
-  assert!(msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"), "{msg}");
+  assert!(
+    msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"),
+    "{msg}"
+  );
 }
 
 #[test]
@@ -121,7 +145,10 @@ fn lossy_completions_are_invalid_output() {
     let v = run(p);
     assert_eq!(
       error_of(&v),
-      ("invalid-output".into(), messages::COMPLETION_NOT_LOSSLESS.into()),
+      (
+        "invalid-output".into(),
+        messages::COMPLETION_NOT_LOSSLESS.into()
+      ),
       "{p}: {v}"
     );
   }
@@ -130,7 +157,10 @@ fn lossy_completions_are_invalid_output() {
 #[test]
 fn lossless_completions_cross() {
   let v = run("const o = Object.create(null); o.__proto__ = 1; o.b = [1, 'two', null, true, 0.5, -3, 1e21, 2**53]; const shared = {s: 1}; return {o, shared1: shared, shared2: shared, s: '\\u2028\"\\n'}");
-  assert_eq!(v["value"]["o"], serde_json::json!({ "__proto__": 1, "b": [1, "two", null, true, 0.5, -3, 1e21, 9007199254740992u64] }));
+  assert_eq!(
+    v["value"]["o"],
+    serde_json::json!({ "__proto__": 1, "b": [1, "two", null, true, 0.5, -3, 1e21, 9007199254740992u64] })
+  );
   assert_eq!(v["value"]["shared2"]["s"], 1);
   assert_eq!(v["value"]["s"], "\u{2028}\"\n");
 }
@@ -138,7 +168,8 @@ fn lossless_completions_cross() {
 #[test]
 fn lone_surrogates_cross_escaped_as_json_stringify_writes_them() {
   let (e, rx) = engine();
-  e.start("return 'a\\ud800b\\udc00'".into(), Limits::default()).unwrap();
+  e.start("return 'a\\ud800b\\udc00'".into(), Limits::default())
+    .unwrap();
   let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
   assert_eq!(json, r#"{"logs":[],"value":"a\ud800b\udc00"}"#);
 }
@@ -146,9 +177,17 @@ fn lone_surrogates_cross_escaped_as_json_stringify_writes_them() {
 #[test]
 fn ten_thousand_deep_completion_crosses() {
   let (e, rx) = engine();
-  e.start("let v: any = 0; for (let i = 0; i < 10000; i++) v = [v]; return v".into(), Limits::default()).unwrap();
+  e.start(
+    "let v: any = 0; for (let i = 0; i < 10000; i++) v = [v]; return v".into(),
+    Limits::default(),
+  )
+  .unwrap();
   let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
-  let expected = format!("{{\"logs\":[],\"value\":{}0{}}}", "[".repeat(10000), "]".repeat(10000));
+  let expected = format!(
+    "{{\"logs\":[],\"value\":{}0{}}}",
+    "[".repeat(10000),
+    "]".repeat(10000)
+  );
   assert!(json == expected, "10,000-deep value did not cross intact");
 }
 
@@ -183,9 +222,21 @@ fn never_settling_promise_fails_at_once() {
 
 #[test]
 fn hot_loop_hits_the_compute_budget() {
-  let limits = Limits { compute_ms: 200.0, ..Limits::default() };
-  let v = run_with("console.log('before'); for (;;) { try { for(;;){} } catch {} finally { for(;;){} } }", limits);
-  assert_eq!(error_of(&v), ("timeout".into(), "compute budget exhausted (200ms busy)".into()));
+  let limits = Limits {
+    compute_ms: 200.0,
+    ..Limits::default()
+  };
+  let v = run_with(
+    "console.log('before'); for (;;) { try { for(;;){} } catch {} finally { for(;;){} } }",
+    limits,
+  );
+  assert_eq!(
+    error_of(&v),
+    (
+      "timeout".into(),
+      "compute budget exhausted (200ms busy)".into()
+    )
+  );
   assert_eq!(v["logs"], serde_json::json!(["before"]));
 }
 
@@ -197,7 +248,10 @@ fn deep_recursion_is_a_catchable_range_error() {
 
 #[test]
 fn heap_limit_ends_the_run_even_when_caught() {
-  let limits = Limits { max_heap_mb: 16.0, ..Limits::default() };
+  let limits = Limits {
+    max_heap_mb: 16.0,
+    ..Limits::default()
+  };
   let v = run_with("const keep: any[] = []; try { for (;;) keep.push('x'.repeat(1 << 16) + keep.length) } catch (e) { keep.length = 0; return 'survived' }", limits);
   assert_eq!(error_of(&v).0, "worker-exit", "{v}");
   assert!(error_of(&v).1.contains("16 MB"), "{v}");
@@ -211,7 +265,10 @@ fn abort_stops_a_hot_loop() {
   std::thread::sleep(Duration::from_millis(50));
   e.abort(id, "stop now".into());
   let (_, json) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
-  assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#);
+  assert_eq!(
+    json,
+    r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#
+  );
 }
 
 #[test]
@@ -227,15 +284,42 @@ fn dispose_ends_runs_and_threads() {
   assert!(json.contains("runtime disposed"), "{json}");
   done.recv_timeout(Duration::from_secs(5)).unwrap();
   assert_eq!(e.threads(), 0);
-  assert_eq!(e.start("return 1".into(), Limits::default()), Err(EngineError::Disposed));
+  assert_eq!(
+    e.start("return 1".into(), Limits::default()),
+    Err(EngineError::Disposed)
+  );
 }
 
 #[test]
 fn output_cap_applies() {
-  let v = run_with("return '€'", Limits { max_output_bytes: 7, ..Limits::default() });
+  let v = run_with(
+    "return '€'",
+    Limits {
+      max_output_bytes: 7,
+      ..Limits::default()
+    },
+  );
   assert_eq!(v["value"], "€");
-  let v = run_with("return '€'", Limits { max_output_bytes: 6, ..Limits::default() });
-  assert_eq!(error_of(&v), ("output-limit".into(), "outer output exceeded 6 bytes".into()));
-  let v = run_with("for (;;) console.log('flood')", Limits { max_output_bytes: 1 << 20, ..Limits::default() });
+  let v = run_with(
+    "return '€'",
+    Limits {
+      max_output_bytes: 6,
+      ..Limits::default()
+    },
+  );
+  assert_eq!(
+    error_of(&v),
+    (
+      "output-limit".into(),
+      "outer output exceeded 6 bytes".into()
+    )
+  );
+  let v = run_with(
+    "for (;;) console.log('flood')",
+    Limits {
+      max_output_bytes: 1 << 20,
+      ..Limits::default()
+    },
+  );
   assert_eq!(error_of(&v).0, "output-limit");
 }

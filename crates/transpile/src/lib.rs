@@ -20,8 +20,7 @@ use swc_core::common::source_map::SmallPos;
 use swc_core::common::sync::Lrc;
 use swc_core::common::{BytePos, FileName, Globals, LineCol, Mark, SourceMap, Spanned, GLOBALS};
 use swc_core::ecma::ast::{
-  ArrowFunctionBody, CallExpr, Callee, EsVersion, Expr, Program,
-  Script, Stmt,
+  ArrowFunctionBody, CallExpr, Callee, EsVersion, Expr, Program, Script, Stmt,
 };
 use swc_core::ecma::codegen::{text_writer::JsWriter, Config as CodegenConfig, Emitter};
 use swc_core::ecma::parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
@@ -66,7 +65,10 @@ pub enum TranspileErrorKind {
 impl TranspileError {
   /// The text a program failure shows: `SyntaxError: <message> (<line>:<column>)`.
   pub fn display(&self) -> String {
-    format!("SyntaxError: {} ({}:{})", self.message, self.line, self.column)
+    format!(
+      "SyntaxError: {} ({}:{})",
+      self.message, self.line, self.column
+    )
   }
 }
 
@@ -79,7 +81,9 @@ pub struct PositionMap {
 impl PositionMap {
   /// The program position of the emitted token at or before (`line`, `column`) on `line`.
   pub fn original(&self, line: u32, column: u32) -> Option<(u32, u32)> {
-    let idx = self.entries.partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
+    let idx = self
+      .entries
+      .partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
     let &(l, _, ol, oc) = self.entries.get(idx.checked_sub(1)?)?;
     if l != line {
       // No token starts on that line before the column: use the line's first token.
@@ -123,10 +127,18 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
     Ok(script) if errors.is_empty() => script,
     Ok(_) => {
       let e = errors.remove(0);
-      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
+      return Err(syntax_or_module(
+        program,
+        e.kind().msg().into_owned(),
+        to_user(e.span().lo),
+      ));
     }
     Err(e) => {
-      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
+      return Err(syntax_or_module(
+        program,
+        e.kind().msg().into_owned(),
+        to_user(e.span().lo),
+      ));
     }
   };
 
@@ -148,7 +160,10 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
   let unresolved = Mark::new();
   let top_level = Mark::new();
   let mut program_ast = Program::Script(script);
-  let ts_config = TsConfig { native_class_properties: true, ..Default::default() };
+  let ts_config = TsConfig {
+    native_class_properties: true,
+    ..Default::default()
+  };
   program_ast.mutate(resolver(unresolved, top_level, true));
   program_ast.mutate(typescript(ts_config, unresolved, top_level));
   program_ast.mutate(hygiene());
@@ -189,7 +204,10 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
     .collect();
   entries.sort_unstable();
   entries.dedup_by_key(|e| (e.0, e.1));
-  Ok(Transpiled { code, positions: PositionMap { entries } })
+  Ok(Transpiled {
+    code,
+    positions: PositionMap { entries },
+  })
 }
 
 /// The script must be exactly `(async () => { … })()`: one expression statement calling an
@@ -200,15 +218,26 @@ fn check_wrapper_shape(script: &Script) -> Result<(), BytePos> {
     [_, second, ..] => return Err(second.span().lo),
     [] => return Err(BytePos(0)),
   };
-  let Stmt::Expr(expr_stmt) = first else { return Err(first.span().lo) };
-  let Expr::Call(CallExpr { callee: Callee::Expr(callee), args, .. }) = &*expr_stmt.expr else {
+  let Stmt::Expr(expr_stmt) = first else {
+    return Err(first.span().lo);
+  };
+  let Expr::Call(CallExpr {
+    callee: Callee::Expr(callee),
+    args,
+    ..
+  }) = &*expr_stmt.expr
+  else {
     return Err(expr_stmt.span.hi);
   };
   if !args.is_empty() {
     return Err(args[0].span().lo);
   }
-  let Expr::Paren(paren) = &**callee else { return Err(callee.span().hi) };
-  let Expr::Arrow(arrow) = &*paren.expr else { return Err(paren.span.hi) };
+  let Expr::Paren(paren) = &**callee else {
+    return Err(callee.span().hi);
+  };
+  let Expr::Arrow(arrow) = &*paren.expr else {
+    return Err(paren.span.hi);
+  };
   if !arrow.is_async || !arrow.params.is_empty() {
     return Err(arrow.span.hi);
   }
@@ -223,15 +252,24 @@ fn syntax_or_module(program: &str, message: String, (line, column): (u32, u32)) 
   if looks_like_module_syntax(program, line) {
     return module_error(line, column);
   }
-  TranspileError { kind: TranspileErrorKind::Syntax, message, line, column }
+  TranspileError {
+    kind: TranspileErrorKind::Syntax,
+    message,
+    line,
+    column,
+  }
 }
 
 fn looks_like_module_syntax(program: &str, line: u32) -> bool {
-  let Some(text) = program.lines().nth(line.saturating_sub(1) as usize) else { return false };
+  let Some(text) = program.lines().nth(line.saturating_sub(1) as usize) else {
+    return false;
+  };
   let text = text.trim_start();
-  ["import ", "import{", "import\"", "import'", "import*", "export "]
-    .iter()
-    .any(|p| text.starts_with(p))
+  [
+    "import ", "import{", "import\"", "import'", "import*", "export ",
+  ]
+  .iter()
+  .any(|p| text.starts_with(p))
 }
 
 fn module_error(line: u32, column: u32) -> TranspileError {
@@ -265,7 +303,9 @@ mod tests {
   use super::*;
 
   fn ok(src: &str) -> String {
-    transpile(src).unwrap_or_else(|e| panic!("{src:?}: {e:?}")).code
+    transpile(src)
+      .unwrap_or_else(|e| panic!("{src:?}: {e:?}"))
+      .code
   }
 
   fn err(src: &str) -> TranspileError {
@@ -314,15 +354,22 @@ mod tests {
 
   #[test]
   fn imports_are_refused_with_a_clear_message() {
-    assert_eq!(err("import fs from 'fs'\nreturn 1").kind, TranspileErrorKind::Module);
-    assert_eq!(err("const m = await import('fs')").kind, TranspileErrorKind::Module);
+    assert_eq!(
+      err("import fs from 'fs'\nreturn 1").kind,
+      TranspileErrorKind::Module
+    );
+    assert_eq!(
+      err("const m = await import('fs')").kind,
+      TranspileErrorKind::Module
+    );
     assert_eq!(err("export const a = 1").kind, TranspileErrorKind::Module);
   }
 
   #[test]
   fn positions_map_back_to_the_program() {
-    let t = transpile("interface A { x: number }\n\n\nconst a: A = { x: 1 };\nthrow new Error('x')")
-      .unwrap();
+    let t =
+      transpile("interface A { x: number }\n\n\nconst a: A = { x: 1 };\nthrow new Error('x')")
+        .unwrap();
     let (gen_line, gen_col) = t
       .code
       .lines()

@@ -1,0 +1,122 @@
+/**
+ * code-runtime-quickjs: run model-written TypeScript programs against an agent's async
+ * tools, each in a fresh QuickJS sandbox on a Rust thread pool.
+ *
+ * @packageDocumentation
+ */
+
+/** A value that survives `JSON.parse(JSON.stringify(v))` unchanged. */
+export type CodeJsonValue = null | boolean | number | string | CodeJsonValue[] | { [key: string]: CodeJsonValue }
+
+/**
+ * A host function the program can call as `global.name(args)`. It receives a detached copy
+ * of the program's one argument and must resolve to lossless JSON.
+ */
+export type CodeBindingFunction = (args: unknown) => Promise<CodeJsonValue>
+
+/** A global constructor injected for a namespace; rejected calls of the namespace throw instances of it. */
+export interface CodeBindingErrorClass {
+  /** The constructor's global name, e.g. `ToolCallError`. */
+  name: string
+  /** The instance property that carries the member name that failed, e.g. `toolName`. */
+  memberNameProperty: string
+}
+
+/** One global object of async functions, e.g. `tools`. */
+export interface CodeBindingNamespace {
+  /** The global's name: an identifier, not reserved, unique within the request. */
+  global: string
+  /** Member name → host function. Member names are arbitrary strings. */
+  functions: Record<string, CodeBindingFunction>
+  /** When set, rejections of this namespace's calls are instances of this class. */
+  errorClass?: CodeBindingErrorClass
+}
+
+/** One program to run. */
+export interface CodeRunRequest {
+  /** TypeScript, run as the body of a strict async function (top-level `await` and `return` work). */
+  program: string
+  /** The namespaces the program may call. */
+  bindings: CodeBindingNamespace[]
+  /** Aborting ends the run at once with `{ kind: 'abort', message: String(signal.reason) }`. */
+  signal?: AbortSignal
+}
+
+/** Why a run failed. */
+export interface CodeRunFailure {
+  /**
+   * - `exception`: the program threw, or did not parse.
+   * - `timeout`: the compute budget or the wall-clock ceiling ran out.
+   * - `abort`: the signal fired, or the runtime was disposed.
+   * - `worker-exit`: the run's engine died (heap limit reached).
+   * - `invalid-output`: the completion was not lossless JSON.
+   * - `output-limit`: logs plus completion exceeded `maxOutputBytes`.
+   */
+  kind: 'exception' | 'timeout' | 'abort' | 'worker-exit' | 'invalid-output' | 'output-limit'
+  message: string
+}
+
+/** Exactly `{ logs }`, `{ logs, value }` or `{ logs, error }`. */
+export interface CodeRunResult {
+  /** The program's `return` value; absent when it returned `undefined` or failed. */
+  value?: CodeJsonValue
+  /** One entry per `console` call, in order, rendered as Node's console would. */
+  logs: string[]
+  error?: CodeRunFailure
+}
+
+/** Limits and sizing. Unknown keys throw a `TypeError`; bad values a `TypeError`/`RangeError` naming the field. */
+export interface CodeRuntimeConfig {
+  /**
+   * CPU time, in milliseconds, one run's JavaScript may execute. Waiting on a binding or a
+   * timer costs nothing. Positive, finite. Default 60000.
+   */
+  computeMs?: number
+  /** Wall-clock ceiling of one run from the call to `run()`, in milliseconds. Positive, at most 2147483647. Default 600000. */
+  maxWallMs?: number
+  /** Cap on `JSON.stringify(logs)` plus the completion or error message, in UTF-8 bytes. Safe integer ≥ 4. Default 67108864 (64 MiB). */
+  maxOutputBytes?: number
+  /** One run's JavaScript heap limit, in MiB. Reaching it ends the run as `worker-exit`. Positive. Default 512. */
+  maxHeapMb?: number
+  /** Threads kept ready to execute programs; more start while programs spin. Positive integer. Default: the number of CPUs. */
+  threads?: number
+}
+
+/**
+ * Runs programs. One instance serves any number of concurrent runs; each run gets a fresh
+ * JavaScript world.
+ *
+ * @example
+ * ```ts
+ * const runtime = new CodeRuntime({ computeMs: 5000 })
+ * const result = await runtime.run({ program: 'return 1 + 1', bindings: [] })
+ * // { logs: [], value: 2 }
+ * await runtime.dispose()
+ * ```
+ */
+export declare class CodeRuntime {
+  /** @throws TypeError | RangeError for a config that is not valid, naming the field. */
+  constructor(config?: CodeRuntimeConfig)
+  /** Always `'typescript'`. */
+  readonly language: 'typescript'
+  /** Always `'quickjs'`. */
+  readonly isolation: 'quickjs'
+  /**
+   * Runs one program. Resolves for every program outcome (failures are in `error`); rejects
+   * only for misuse: after `dispose()`, or a malformed request.
+   */
+  run(request: CodeRunRequest): Promise<CodeRunResult>
+  /** Ends in-flight runs (`abort` / `runtime disposed`) and resolves once every thread is idle. Idempotent. */
+  dispose(): Promise<void>
+  /** Same as {@link CodeRuntime.dispose}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/** Names a binding global may not take: `console`, `__dsh_main__`, `__builtins__`, `__name__`, `__debug__`. */
+export declare const RESERVED_BINDING_GLOBALS: ReadonlySet<string>
+
+/** Names `memberNameProperty` may not take: `name`, `message`, `stack`, `args`, `with_traceback`, `add_note`. */
+export declare const RESERVED_ERROR_MEMBERS: ReadonlySet<string>
+
+/** ECMAScript reserved words and strict-mode names plus Python keywords: not usable as globals. */
+export declare const PORTABLE_RESERVED_WORDS: ReadonlySet<string>

@@ -1,0 +1,275 @@
+'use strict'
+// The package entry: the contract's `CodeRuntime` over the generated native binding.
+//
+// This file owns what napi cannot express well: validating config and requests with
+// messages that name the field, AbortSignal listeners (added per run, always removed),
+// turning the native result JSON into the result object, and keeping the Node process
+// alive exactly while a run is in flight (the native side only holds weak handles).
+// The engine itself — transpiling, executing, measuring — is Rust (see ARCHITECTURE.md).
+
+const { NativeEngine, resultWithoutRunning } = require('./binding.js')
+const os = require('node:os')
+
+/** A Set whose contents cannot change. */
+function readonlySet(values) {
+  const set = new Set(values)
+  const refuse = () => {
+    throw new TypeError('this set is read-only')
+  }
+  Object.defineProperties(set, {
+    add: { value: refuse },
+    delete: { value: refuse },
+    clear: { value: refuse },
+  })
+  return Object.freeze(set)
+}
+
+const RESERVED_BINDING_GLOBALS = readonlySet(['console', '__dsh_main__', '__builtins__', '__name__', '__debug__'])
+
+const RESERVED_ERROR_MEMBERS = readonlySet(['name', 'message', 'stack', 'args', 'with_traceback', 'add_note'])
+
+const PORTABLE_RESERVED_WORDS = readonlySet([
+  // ECMAScript reserved words and strict-mode reserved names
+  'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
+  'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
+  'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var',
+  'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private',
+  'protected', 'public', 'arguments', 'eval',
+  // Python keywords and soft keywords
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'def', 'del', 'elif', 'except', 'from', 'global',
+  'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'match', 'type', '_',
+]) // prettier-ignore
+
+const DEFAULTS = Object.freeze({
+  computeMs: 60000,
+  maxWallMs: 600000,
+  maxOutputBytes: 67108864,
+  maxHeapMb: 512,
+})
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
+const MAX_THREADS = 1024
+const MAX_WALL_MS = 2147483647
+
+function describe(value) {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (typeof value === 'bigint') return `${value}n`
+  if (typeof value === 'symbol') return value.toString()
+  if (value === null || typeof value !== 'object') return String(value)
+  return Array.isArray(value) ? 'an array' : 'an object'
+}
+
+function validateConfig(config) {
+  if (config === undefined || config === null) config = {}
+  if (typeof config !== 'object' || Array.isArray(config)) {
+    throw new TypeError(`CodeRuntime config must be an object (got ${describe(config)})`)
+  }
+  for (const key of Reflect.ownKeys(config)) {
+    if (typeof key !== 'string' || !['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'threads'].includes(key)) {
+      throw new TypeError(`CodeRuntime config has an unknown key ${describe(String(key))}`)
+    }
+  }
+  const number = (field, fallback, check, rule) => {
+    const value = config[field]
+    if (value === undefined) return fallback
+    if (typeof value !== 'number') {
+      throw new TypeError(`CodeRuntime config.${field} must be a number (got ${describe(value)})`)
+    }
+    if (!check(value)) throw new RangeError(`CodeRuntime config.${field} must be ${rule} (got ${describe(value)})`)
+    return value
+  }
+  const positive = (v) => Number.isFinite(v) && v > 0
+  return {
+    computeMs: number('computeMs', DEFAULTS.computeMs, positive, 'a positive finite number of milliseconds'),
+    maxWallMs: number(
+      'maxWallMs',
+      DEFAULTS.maxWallMs,
+      (v) => positive(v) && v <= MAX_WALL_MS,
+      `a positive number of milliseconds, at most ${MAX_WALL_MS}`,
+    ),
+    maxOutputBytes: number(
+      'maxOutputBytes',
+      DEFAULTS.maxOutputBytes,
+      (v) => Number.isSafeInteger(v) && v >= 4,
+      'a safe integer of at least 4 bytes',
+    ),
+    maxHeapMb: number('maxHeapMb', DEFAULTS.maxHeapMb, positive, 'a positive finite number of megabytes'),
+    threads: number(
+      'threads',
+      defaultThreads(),
+      (v) => Number.isInteger(v) && v > 0 && v <= MAX_THREADS,
+      `a positive integer, at most ${MAX_THREADS}`,
+    ),
+  }
+}
+
+function defaultThreads() {
+  const n = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length
+  return Math.max(1, Math.min(n || 1, MAX_THREADS))
+}
+
+/** Checks a request; returns the parts the engine needs. Throws TypeError on misuse. */
+function validateRequest(request) {
+  if (request === null || typeof request !== 'object') {
+    throw new TypeError(`CodeRuntime.run() request must be an object (got ${describe(request)})`)
+  }
+  const { program, bindings, signal } = request
+  if (typeof program !== 'string') {
+    throw new TypeError(`CodeRuntime.run() request.program must be a string (got ${describe(program)})`)
+  }
+  if (!Array.isArray(bindings)) {
+    throw new TypeError(`CodeRuntime.run() request.bindings must be an array (got ${describe(bindings)})`)
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`CodeRuntime.run() request.signal must be an AbortSignal (got ${describe(signal)})`)
+  }
+  const injected = new Set()
+  const namespaces = []
+  bindings.forEach((ns, i) => {
+    const where = `request.bindings[${i}]`
+    if (ns === null || typeof ns !== 'object') {
+      throw new TypeError(`CodeRuntime.run() ${where} must be an object (got ${describe(ns)})`)
+    }
+    const global = ns.global
+    checkIdentifier(global, `${where}.global`, 'binding global')
+    if (injected.has(global)) throw new TypeError(`CodeRuntime.run() ${where}.global ${describe(global)}: duplicate binding global`)
+    injected.add(global)
+    const functions = ns.functions
+    if (functions === null || typeof functions !== 'object') {
+      throw new TypeError(`CodeRuntime.run() ${where}.functions must be an object (got ${describe(functions)})`)
+    }
+    const members = []
+    for (const name of Object.keys(functions)) {
+      const fn = functions[name]
+      if (typeof fn !== 'function') {
+        throw new TypeError(`CodeRuntime.run() ${where}.functions[${describe(name)}] is not a function (got ${describe(fn)})`)
+      }
+      members.push([name, fn])
+    }
+    let errorClass
+    if (ns.errorClass !== undefined) {
+      const ec = ns.errorClass
+      if (ec === null || typeof ec !== 'object') {
+        throw new TypeError(`CodeRuntime.run() ${where}.errorClass must be an object (got ${describe(ec)})`)
+      }
+      checkIdentifier(ec.name, `${where}.errorClass.name`, 'error class')
+      const member = ec.memberNameProperty
+      if (typeof member !== 'string' || member === '' || RESERVED_ERROR_MEMBERS.has(member) || /^__.*__$/.test(member)) {
+        throw new TypeError(
+          `CodeRuntime.run() ${where}.errorClass: member property ${describe(member)} not usable ` +
+            `(it must be a non-empty string, not one of ${[...RESERVED_ERROR_MEMBERS].join(', ')}, and not of the form __x__)`,
+        )
+      }
+      errorClass = { name: ec.name, memberNameProperty: member }
+    }
+    namespaces.push({ global, members, errorClass })
+  })
+  for (const [i, ns] of namespaces.entries()) {
+    if (!ns.errorClass) continue
+    if (injected.has(ns.errorClass.name)) {
+      throw new TypeError(
+        `CodeRuntime.run() request.bindings[${i}].errorClass.name ${describe(ns.errorClass.name)}: duplicate injected global`,
+      )
+    }
+    injected.add(ns.errorClass.name)
+  }
+  return { program, namespaces, signal }
+}
+
+function checkIdentifier(name, where, what) {
+  const prefix = what === 'error class' ? `error class ${describe(name)}` : describe(name)
+  if (typeof name !== 'string' || !IDENTIFIER.test(name) || PORTABLE_RESERVED_WORDS.has(name)) {
+    throw new TypeError(`CodeRuntime.run() ${where} ${prefix} is not a usable identifier`)
+  }
+  if (RESERVED_BINDING_GLOBALS.has(name)) {
+    throw new TypeError(`CodeRuntime.run() ${where} ${prefix}: reserved binding global`)
+  }
+}
+
+function abortMessage(signal) {
+  try {
+    return String(signal.reason)
+  } catch {
+    return 'the run was aborted (its abort reason could not be converted to a string)'
+  }
+}
+
+const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')
+
+class CodeRuntime {
+  #config
+  #engine
+  #runs = new Map()
+  #keepAlive = null
+  #disposed = false
+  #disposing = null
+
+  /** @param {import('./index').CodeRuntimeConfig} [config] */
+  constructor(config) {
+    this.#config = validateConfig(config)
+    this.#engine = new NativeEngine(this.#config.threads, (id, json) => this.#settled(id, json))
+  }
+
+  get language() {
+    return 'typescript'
+  }
+
+  get isolation() {
+    return 'quickjs'
+  }
+
+  run(request) {
+    return new Promise((resolve, reject) => {
+      if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
+      const { program, signal } = validateRequest(request)
+      const config = this.#config
+      if (signal?.aborted) {
+        resolve(JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes)))
+        return
+      }
+      const id = this.#engine.start(program, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
+      const entry = { resolve, signal, onAbort: null }
+      if (signal) {
+        entry.onAbort = () => this.#engine.abort(id, abortMessage(signal))
+        signal.addEventListener('abort', entry.onAbort, { once: true })
+      }
+      this.#runs.set(id, entry)
+      if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
+    })
+  }
+
+  #settled(id, json) {
+    const entry = this.#runs.get(id)
+    if (!entry) return
+    this.#runs.delete(id)
+    if (entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort)
+    if (this.#runs.size === 0 && this.#keepAlive !== null) {
+      clearInterval(this.#keepAlive)
+      this.#keepAlive = null
+    }
+    try {
+      entry.resolve(JSON.parse(json))
+    } catch (error) {
+      entry.resolve({ logs: [], error: { kind: 'worker-exit', message: `the result could not be read: ${error}` } })
+    }
+  }
+
+  dispose() {
+    this.#disposed = true
+    if (this.#disposing === null) {
+      this.#disposing = new Promise((resolve) => this.#engine.dispose(resolve))
+    }
+    return this.#disposing
+  }
+
+  [asyncDispose]() {
+    return this.dispose()
+  }
+}
+
+Object.defineProperty(CodeRuntime.prototype, Symbol.toStringTag, { value: 'CodeRuntime' })
+
+module.exports.CodeRuntime = CodeRuntime
+module.exports.RESERVED_BINDING_GLOBALS = RESERVED_BINDING_GLOBALS
+module.exports.RESERVED_ERROR_MEMBERS = RESERVED_ERROR_MEMBERS
+module.exports.PORTABLE_RESERVED_WORDS = PORTABLE_RESERVED_WORDS
