@@ -11,10 +11,18 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /** The native engine behind `CodeRuntime`. Not part of the public API. */
 export declare class NativeEngine {
-  /** `threads`: pool threads kept ready; `onSettled(runId, resultJson)` receives every result. */
-  constructor(threads: number, onSettled: (arg0: number, arg1: string) => void)
+  /**
+   * `threads`: pool threads kept ready; `onEvent(kind, runId, callId, functionIndex, text)`
+   * receives every result (kind 0) and binding call (kind 1).
+   */
+  constructor(threads: number, onEvent: (arg: EventArgs) => void)
   /** Starts a run and returns its id. Limits arrive validated from `index.js`. */
-  start(program: string, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
+  start(program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
+  /**
+   * The host's answer to binding call `callId`: `ok` with the resolution's JSON, or not
+   * with the rejection message.
+   */
+  settleCall(runId: number, callId: number, ok: boolean, text: string): void
   /** Ends a run as `abort` with `reason` as its message. */
   abort(runId: number, reason: string): void
   /** Ends every run and stops the threads; `done()` is called once all are idle. */
@@ -23,6 +31,14 @@ export declare class NativeEngine {
   get inFlight(): number
   /** Pool threads alive (for tests and metrics). */
   get threads(): number
+}
+
+/** One binding namespace, validated by `index.js`. */
+export interface NativeBinding {
+  global: string
+  members: Array<string>
+  errorClassName?: string
+  memberNameProperty?: string
 }
 
 /**

@@ -9,6 +9,12 @@
 
 const { NativeEngine, resultWithoutRunning } = require('./binding.js')
 const os = require('node:os')
+const { types } = require('node:util')
+
+const { stringify: jsonStringify, parse: jsonParse } = JSON
+const EVENT_SETTLED = 0
+const BINDING_RESOLUTION_NOT_LOSSLESS = 'binding resolution must be lossless JSON'
+const UNPRINTABLE_REJECTION = 'binding rejected with a reason that cannot be converted to a string'
 
 /** A Set whose contents cannot change. */
 function readonlySet(values) {
@@ -162,7 +168,7 @@ function validateRequest(request) {
       }
       errorClass = { name: ec.name, memberNameProperty: member }
     }
-    namespaces.push({ global, members, errorClass })
+    namespaces.push({ global, members, errorClass, functions })
   })
   for (const [i, ns] of namespaces.entries()) {
     if (!ns.errorClass) continue
@@ -183,6 +189,81 @@ function checkIdentifier(name, where, what) {
   }
   if (RESERVED_BINDING_GLOBALS.has(name)) {
     throw new TypeError(`CodeRuntime.run() ${where} ${prefix}: reserved binding global`)
+  }
+}
+
+/**
+ * The JSON text of a host value when it is lossless JSON, else undefined. Iterative (a
+ * 10,000-deep value is fine) and reads own property descriptors only, so no getter, `toJSON`
+ * or Proxy trap runs.
+ */
+function losslessJson(root) {
+  let out = ''
+  const ancestors = new Set()
+  const stack = []
+  const open = (v) => {
+    switch (typeof v) {
+      case 'string':
+        out += jsonStringify(v)
+        return true
+      case 'number':
+        if (!Number.isFinite(v) || Object.is(v, -0)) return false
+        out += String(v)
+        return true
+      case 'boolean':
+        out += v ? 'true' : 'false'
+        return true
+      case 'object': {
+        if (v === null) {
+          out += 'null'
+          return true
+        }
+        if (types.isProxy(v) || ancestors.has(v)) return false
+        const proto = Object.getPrototypeOf(v)
+        const keys = Reflect.ownKeys(v)
+        if (Array.isArray(v)) {
+          if (proto !== Array.prototype || keys.length !== v.length + 1) return false
+          out += '['
+          stack.push({ obj: v, keys: null, i: 0, len: v.length })
+        } else {
+          if (proto !== Object.prototype && proto !== null) return false
+          out += '{'
+          stack.push({ obj: v, keys, i: 0, len: keys.length })
+        }
+        ancestors.add(v)
+        return true
+      }
+      default:
+        return false
+    }
+  }
+  if (!open(root)) return undefined
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]
+    if (frame.i === frame.len) {
+      out += frame.keys === null ? ']' : '}'
+      stack.pop()
+      ancestors.delete(frame.obj)
+      continue
+    }
+    const key = frame.keys === null ? String(frame.i) : frame.keys[frame.i]
+    if (typeof key !== 'string') return undefined
+    const d = Object.getOwnPropertyDescriptor(frame.obj, key)
+    if (d === undefined || !('value' in d) || !d.enumerable) return undefined
+    if (frame.i > 0) out += ','
+    if (frame.keys !== null) out += jsonStringify(key) + ':'
+    frame.i++
+    if (!open(d.value)) return undefined
+  }
+  return out
+}
+
+function rejectionMessage(reason) {
+  try {
+    if (reason instanceof Error || types.isNativeError(reason)) return String(reason.message)
+    return String(reason)
+  } catch {
+    return UNPRINTABLE_REJECTION
   }
 }
 
@@ -207,7 +288,9 @@ class CodeRuntime {
   /** @param {import('./index').CodeRuntimeConfig} [config] */
   constructor(config) {
     this.#config = validateConfig(config)
-    this.#engine = new NativeEngine(this.#config.threads, (id, json) => this.#settled(id, json))
+    this.#engine = new NativeEngine(this.#config.threads, (kind, id, callId, fnIndex, text) =>
+      kind === EVENT_SETTLED ? this.#settled(id, text) : this.#call(id, callId, fnIndex, text),
+    )
   }
 
   get language() {
@@ -221,14 +304,31 @@ class CodeRuntime {
   run(request) {
     return new Promise((resolve, reject) => {
       if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
-      const { program, signal } = validateRequest(request)
+      const { program, namespaces, signal } = validateRequest(request)
       const config = this.#config
       if (signal?.aborted) {
         resolve(JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes)))
         return
       }
-      const id = this.#engine.start(program, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
-      const entry = { resolve, signal, onAbort: null }
+      const functions = []
+      const specs = namespaces.map((ns) => {
+        for (const [, fn] of ns.members) functions.push([fn, ns.functions])
+        return {
+          global: ns.global,
+          members: ns.members.map(([name]) => name),
+          errorClassName: ns.errorClass?.name,
+          memberNameProperty: ns.errorClass?.memberNameProperty,
+        }
+      })
+      const id = this.#engine.start(
+        program,
+        specs,
+        config.computeMs,
+        config.maxWallMs,
+        config.maxOutputBytes,
+        config.maxHeapMb,
+      )
+      const entry = { resolve, signal, onAbort: null, functions }
       if (signal) {
         entry.onAbort = () => this.#engine.abort(id, abortMessage(signal))
         signal.addEventListener('abort', entry.onAbort, { once: true })
@@ -236,6 +336,32 @@ class CodeRuntime {
       this.#runs.set(id, entry)
       if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
     })
+  }
+
+  /** The program called binding function `fnIndex`: invoke the host function, answer later. */
+  #call(runId, callId, fnIndex, argsJson) {
+    const entry = this.#runs.get(runId)
+    if (!entry) return
+    const [fn, self] = entry.functions[fnIndex]
+    let result
+    try {
+      result = Promise.resolve(Reflect.apply(fn, self, [jsonParse(argsJson)]))
+    } catch (error) {
+      result = Promise.reject(error)
+    }
+    result.then(
+      (value) => {
+        const json = losslessJson(value)
+        if (json === undefined) this.#answer(runId, callId, false, BINDING_RESOLUTION_NOT_LOSSLESS)
+        else this.#answer(runId, callId, true, json)
+      },
+      (reason) => this.#answer(runId, callId, false, rejectionMessage(reason)),
+    ).catch((error) => this.#answer(runId, callId, false, rejectionMessage(error)))
+  }
+
+  #answer(runId, callId, ok, text) {
+    // A resolution that arrives after the run settled is dropped.
+    if (this.#runs.has(runId)) this.#engine.settleCall(runId, callId, ok, text)
   }
 
   #settled(id, json) {

@@ -6,31 +6,56 @@
 //! run is in flight) lives in the hand-written `index.js`, where it is plain JavaScript.
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.
 
-use code_runtime_core::{Engine, EngineConfig, Failure, FailureKind, Host, Limits, RunId};
+use code_runtime_core::{
+  BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, Limits, RunId,
+};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use std::sync::Arc;
 
-/// `(runId, resultJson)`; weak, so an idle engine never keeps Node alive (`index.js` holds a
-/// ref'd handle while runs are in flight).
-type SettleFn = ThreadsafeFunction<(f64, String), (), FnArgs<(f64, String)>, Status, false, true>;
+/// `(kind, runId, callId, functionIndex, text)`: kind 0 = the run settled (`text` is the
+/// result JSON), kind 1 = the program called a binding (`text` is the argument JSON).
+type EventArgs = (u32, f64, u32, u32, String);
+
+/// Weak, so an idle engine never keeps Node alive (`index.js` holds a ref'd handle while
+/// runs are in flight). One queue for both kinds keeps calls and results in program order.
+type EventFn = ThreadsafeFunction<EventArgs, (), FnArgs<EventArgs>, Status, false, true>;
+
+const EVENT_SETTLED: u32 = 0;
+const EVENT_CALL: u32 = 1;
 
 /// Called once when `dispose()` has finished; strong, so Node waits for it.
 type DoneFn = ThreadsafeFunction<(), (), (), Status, false, false>;
 
 struct NodeHost {
-  on_settled: SettleFn,
+  on_event: EventFn,
 }
 
 impl Host for NodeHost {
   fn settled(&self, run: RunId, result_json: String) {
     // A closing environment (Node exiting) refuses the call; the result has nobody to go to.
-    let _ = self.on_settled.call(
-      (run as f64, result_json),
-      ThreadsafeFunctionCallMode::NonBlocking,
-    );
+    let event = (EVENT_SETTLED, run as f64, 0, 0, result_json);
+    let _ = self
+      .on_event
+      .call(event, ThreadsafeFunctionCallMode::NonBlocking);
   }
+
+  fn call(&self, run: RunId, call: u32, function: u32, args_json: String) {
+    let event = (EVENT_CALL, run as f64, call, function, args_json);
+    let _ = self
+      .on_event
+      .call(event, ThreadsafeFunctionCallMode::NonBlocking);
+  }
+}
+
+/// One binding namespace, validated by `index.js`.
+#[napi(object)]
+pub struct NativeBinding {
+  pub global: String,
+  pub members: Vec<String>,
+  pub error_class_name: Option<String>,
+  pub member_name_property: Option<String>,
 }
 
 /// The native engine behind `CodeRuntime`. Not part of the public API.
@@ -41,14 +66,15 @@ pub struct NativeEngine {
 
 #[napi]
 impl NativeEngine {
-  /// `threads`: pool threads kept ready; `onSettled(runId, resultJson)` receives every result.
+  /// `threads`: pool threads kept ready; `onEvent(kind, runId, callId, functionIndex, text)`
+  /// receives every result (kind 0) and binding call (kind 1).
   #[napi(constructor, catch_unwind)]
-  pub fn new(threads: u32, on_settled: Function<FnArgs<(f64, String)>, ()>) -> Result<Self> {
-    let on_settled: SettleFn = on_settled
-      .build_threadsafe_function::<(f64, String)>()
+  pub fn new(threads: u32, on_event: Function<FnArgs<EventArgs>, ()>) -> Result<Self> {
+    let on_event: EventFn = on_event
+      .build_threadsafe_function::<EventArgs>()
       .weak::<true>()
       .build_callback(|ctx| Ok(FnArgs::from(ctx.value)))?;
-    let host = Arc::new(NodeHost { on_settled });
+    let host = Arc::new(NodeHost { on_event });
     Ok(NativeEngine {
       engine: Engine::new(
         EngineConfig {
@@ -64,6 +90,7 @@ impl NativeEngine {
   pub fn start(
     &self,
     program: String,
+    bindings: Vec<NativeBinding>,
     compute_ms: f64,
     max_wall_ms: f64,
     max_output_bytes: f64,
@@ -75,13 +102,32 @@ impl NativeEngine {
       max_output_bytes: max_output_bytes as u64,
       max_heap_mb,
     };
-    match self.engine.start(program, limits) {
+    let bindings = bindings
+      .into_iter()
+      .map(|b| BindingSpec {
+        global: b.global,
+        members: b.members,
+        error_class: b.error_class_name.map(|name| ErrorClassSpec {
+          name,
+          member_name_property: b.member_name_property.unwrap_or_default(),
+        }),
+      })
+      .collect();
+    match self.engine.start(program, bindings, limits) {
       Ok(id) => Ok(id as f64),
       Err(_) => Err(Error::new(
         Status::GenericFailure,
         "CodeRuntime.run() called after disposal",
       )),
     }
+  }
+
+  /// The host's answer to binding call `callId`: `ok` with the resolution's JSON, or not
+  /// with the rejection message.
+  #[napi(catch_unwind)]
+  pub fn settle_call(&self, run_id: f64, call_id: u32, ok: bool, text: String) {
+    let outcome = if ok { Ok(text) } else { Err(text) };
+    self.engine.settle_call(run_id as RunId, call_id, outcome);
   }
 
   /// Ends a run as `abort` with `reason` as its message.

@@ -13,6 +13,7 @@
 //! into JSON; `inspect` and `console` render logs; `raw` reads values without running
 //! program code; `messages` holds every user-visible text.
 
+pub mod bindings;
 pub mod bridge;
 pub mod budget;
 pub mod clock;
@@ -23,7 +24,9 @@ pub mod messages;
 pub mod pool;
 pub mod raw;
 pub mod run;
+pub mod timers;
 
+pub use bindings::{BindingSpec, ErrorClassSpec};
 pub use budget::{Limits, StopCause};
 pub use ledger::{Completion, Failure, FailureKind};
 
@@ -31,19 +34,23 @@ use budget::RunControl;
 use clock::Clock;
 use ledger::Ledger;
 use pool::Pool;
-use run::{Event, Run};
+use run::{Event, Run, RunSpec};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub type RunId = u64;
 
-/// Where results go. Called on pool threads.
+/// Where results and binding calls go. Called on pool threads.
 pub trait Host: Send + Sync + 'static {
   /// The run ended; `result_json` is the whole result object as JSON text.
   fn settled(&self, run: RunId, result_json: String);
+  /// The program called binding function `function` (flat index over the request's
+  /// namespaces and members, in order) with `args_json`. Answer with
+  /// [`Engine::settle_call`]`(run, call, …)`.
+  fn call(&self, run: RunId, call: u32, function: u32, args_json: String);
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -106,21 +113,35 @@ impl Engine {
   }
 
   /// Starts a run. Its result arrives through [`Host::settled`].
-  pub fn start(&self, program: String, limits: Limits) -> Result<RunId, EngineError> {
+  pub fn start(
+    &self,
+    program: String,
+    bindings: Vec<BindingSpec>,
+    limits: Limits,
+  ) -> Result<RunId, EngineError> {
     if self.inner.disposed.load(Ordering::Acquire) {
       return Err(EngineError::Disposed);
     }
     let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
     let control = Arc::new(RunControl::new(limits));
-    let cell = Arc::new(RunCell {
-      id,
-      control: control.clone(),
-      mailbox: Mutex::new(Mailbox {
-        events: Vec::new(),
-        scheduled: false,
-        finished: false,
-      }),
-      run: Mutex::new(Some(Run::new(program, control.clone()))),
+    let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
+      let wake_at = wake_at(&self.inner, weak_cell.clone());
+      let spec = RunSpec {
+        id,
+        program,
+        bindings,
+      };
+      let run = Run::new(spec, control.clone(), self.inner.host.clone(), wake_at);
+      RunCell {
+        id,
+        control: control.clone(),
+        mailbox: Mutex::new(Mailbox {
+          events: Vec::new(),
+          scheduled: false,
+          finished: false,
+        }),
+        run: Mutex::new(Some(run)),
+      }
     });
     lock(&self.inner.runs).insert(id, cell.clone());
     if self.inner.disposed.load(Ordering::Acquire) {
@@ -128,15 +149,10 @@ impl Engine {
     }
     let ceiling = control.started() + Duration::from_secs_f64(limits.max_wall_ms / 1000.0);
     let weak_cell = Arc::downgrade(&cell);
-    let live_cell = weak_cell.clone();
     let weak_inner = Arc::downgrade(&self.inner);
     self.inner.clock.at(
       ceiling,
-      Arc::new(move || {
-        live_cell
-          .upgrade()
-          .is_some_and(|c| !lock(&c.mailbox).finished)
-      }),
+      live(weak_cell.clone()),
       Box::new(move || {
         if let (Some(cell), Some(inner)) = (weak_cell.upgrade(), weak_inner.upgrade()) {
           cell.control.stop(StopCause::Wall);
@@ -146,6 +162,15 @@ impl Engine {
     );
     post(&self.inner, &cell, Event::Start);
     Ok(id)
+  }
+
+  /// The host's answer to a binding call. Answers for finished runs or unknown calls are
+  /// dropped.
+  pub fn settle_call(&self, id: RunId, call: u32, outcome: Result<String, String>) {
+    let cell = lock(&self.inner.runs).get(&id).cloned();
+    if let Some(cell) = cell {
+      post(&self.inner, &cell, Event::Settle { call, outcome });
+    }
   }
 
   /// Stops a run because its signal fired. Unknown or finished runs are ignored.
@@ -215,6 +240,31 @@ impl Drop for Engine {
 /// signal), measured by the ledger like any other.
 pub fn result_without_running(failure: Failure, max_output_bytes: u64) -> String {
   Ledger::new(max_output_bytes).finish(Completion::Failed(failure))
+}
+
+/// True while the run has not finished (clock entries of finished runs are skipped).
+fn live(cell: Weak<RunCell>) -> Arc<dyn Fn() -> bool + Send + Sync> {
+  Arc::new(move || cell.upgrade().is_some_and(|c| !lock(&c.mailbox).finished))
+}
+
+/// The run's timer wake-ups: a clock entry that posts `Event::Timers`.
+fn wake_at(inner: &Arc<Inner>, cell: Weak<RunCell>) -> run::WakeAt {
+  let weak_inner = Arc::downgrade(inner);
+  Arc::new(move |at: Instant| {
+    let Some(inner) = weak_inner.upgrade() else {
+      return;
+    };
+    let (cell_for_fire, inner_for_fire) = (cell.clone(), weak_inner.clone());
+    inner.clock.at(
+      at,
+      live(cell.clone()),
+      Box::new(move || {
+        if let (Some(cell), Some(inner)) = (cell_for_fire.upgrade(), inner_for_fire.upgrade()) {
+          post(&inner, &cell, Event::Timers);
+        }
+      }),
+    );
+  })
 }
 
 fn post(inner: &Arc<Inner>, cell: &Arc<RunCell>, event: Event) {

@@ -15,18 +15,21 @@
 //!   no program code; only a thrown non-Error's `String(value)` runs program code, and it does
 //!   so as part of the program, under its budgets.
 
+use crate::bindings::{self, BindingHandles, BindingSpec, Directory};
 use crate::budget::{HeapAllocator, RunControl, StopCause};
 use crate::ledger::{Completion, Failure, FailureKind, Ledger};
-use crate::{bridge, console, messages, raw};
+use crate::timers::{self, Timers};
+use crate::{bridge, console, messages, raw, Host, RunId};
 use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
 use rquickjs::{
   qjs, CatchResultExt, Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value,
 };
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// QuickJS's own stack limit. The pool's threads have a much larger real stack
 /// (`pool::THREAD_STACK`), so deep recursion is a catchable `RangeError`, never an overflow.
@@ -38,17 +41,36 @@ pub enum Event {
   Start,
   /// Something set the stop cause (abort, wall ceiling, dispose): look at it.
   Wake,
+  /// The host answered binding call `call`: `Ok(json)` or `Err(rejection message)`.
+  Settle {
+    call: u32,
+    outcome: Result<String, String>,
+  },
+  /// A timer may be due.
+  Timers,
 }
 
-/// State the run's host functions (console, bindings) share with the run.
+/// Registers a wake-up (`Event::Timers`) at the given instant.
+pub type WakeAt = Arc<dyn Fn(Instant) + Send + Sync>;
+
+/// State the run's host functions (console, bindings, timers) share with the run.
 pub struct RunShared {
+  pub run_id: RunId,
   pub ledger: RefCell<Ledger>,
   pub control: Arc<RunControl>,
-  /// Host calls and timers that may still settle the program's promise.
-  pub pending: Cell<u32>,
+  pub host: Arc<dyn Host>,
+  pub directory: Directory,
+  pub bindings: RefCell<BindingHandles>,
+  pub timers: RefCell<Timers>,
+  pub wake_at: WakeAt,
 }
 
 impl RunShared {
+  /// Host calls and timers that may still settle the program's promise.
+  pub fn pending(&self) -> usize {
+    self.bindings.borrow().in_flight() + self.timers.borrow().pending()
+  }
+
   /// Records a log entry; once the output cap is crossed the run is stopped.
   pub fn log(&self, entry: Vec<u8>) {
     let Ok(mut ledger) = self.ledger.try_borrow_mut() else {
@@ -62,6 +84,8 @@ impl RunShared {
 
 pub struct Run {
   program: Option<String>,
+  /// An uncaught throw from a timer callback: the run's ending.
+  fatal: Option<String>,
   control: Arc<RunControl>,
   shared: Rc<RunShared>,
   positions: PositionMap,
@@ -80,6 +104,8 @@ unsafe impl Send for Run {}
 
 impl Drop for Run {
   fn drop(&mut self) {
+    bindings::clear(&self.shared);
+    self.shared.timers.borrow_mut().clear();
     self.promise.take();
     self.stack_getter.take();
     self.ctx.take();
@@ -88,14 +114,20 @@ impl Drop for Run {
 }
 
 impl Run {
-  pub fn new(program: String, control: Arc<RunControl>) -> Run {
+  pub fn new(spec: RunSpec, control: Arc<RunControl>, host: Arc<dyn Host>, wake_at: WakeAt) -> Run {
     let ledger = Ledger::new(control.limits.max_output_bytes);
     Run {
-      program: Some(program),
+      program: Some(spec.program),
+      fatal: None,
       shared: Rc::new(RunShared {
+        run_id: spec.id,
         ledger: RefCell::new(ledger),
         control: control.clone(),
-        pending: Cell::new(0),
+        host,
+        directory: Directory::new(spec.bindings),
+        bindings: RefCell::new(BindingHandles::default()),
+        timers: RefCell::new(Timers::default()),
+        wake_at,
       }),
       control,
       positions: PositionMap::default(),
@@ -135,6 +167,28 @@ impl Run {
     let ctx = self.ctx.clone()?;
     ctx.with(|ctx| {
       self.drain(&ctx);
+      for event in events {
+        if self.control.cause() != StopCause::None || self.fatal.is_some() {
+          break;
+        }
+        match event {
+          Event::Settle { call, outcome } => {
+            bindings::settle(&ctx, &self.shared, call, outcome);
+            self.drain(&ctx);
+          }
+          Event::Timers => {
+            let control = self.control.clone();
+            let fired = timers::fire_due(&ctx, &self.shared, || {
+              drain_jobs(&ctx, &control);
+              control.cause() == StopCause::None
+            });
+            if let Err(thrown) = fired {
+              self.fatal = Some(self.describe_thrown(&ctx, &thrown));
+            }
+          }
+          Event::Start | Event::Wake => {}
+        }
+      }
       self.decide(&ctx)
     })
   }
@@ -208,6 +262,8 @@ impl Run {
   fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let globals = ctx.globals();
     console::install(ctx, &globals, &self.shared)?;
+    bindings::install(ctx, &globals, &self.shared)?;
+    timers::install(ctx, &globals, &self.shared)?;
     // The native `stack` accessor of Error.prototype, kept before the program can replace it.
     let error_ctor: Object = globals.get("Error")?;
     let error_proto: Object = error_ctor.get("prototype")?;
@@ -229,15 +285,8 @@ impl Run {
     Ok(())
   }
 
-  /// Runs queued jobs until none is left or the run must stop.
   fn drain(&mut self, ctx: &Ctx<'_>) {
-    let mut n: u32 = 0;
-    while self.control.cause() == StopCause::None && ctx.execute_pending_job() {
-      n = n.wrapping_add(1);
-      if n % 256 == 0 && self.control.poll() {
-        break;
-      }
-    }
+    drain_jobs(ctx, &self.control);
   }
 
   /// A stop cause, if one is set, as the run's ending.
@@ -279,10 +328,16 @@ impl Run {
     if let Some(c) = self.stopped() {
       return Some(c);
     }
+    if let Some(message) = self.fatal.take() {
+      return Some(Completion::Failed(Failure::new(
+        FailureKind::Exception,
+        message,
+      )));
+    }
     let promise = self.promise.clone()?.restore(ctx).ok()?;
     let state = promise.state();
     if state == PromiseState::Pending {
-      if self.shared.pending.get() > 0 {
+      if self.shared.pending() > 0 {
         return None;
       }
       return Some(Completion::Failed(Failure::new(
@@ -404,6 +459,24 @@ impl Run {
       None => line.to_owned(),
     }
   }
+}
+
+/// Runs queued jobs until none is left or the run must stop.
+fn drain_jobs(ctx: &Ctx<'_>, control: &RunControl) {
+  let mut n: u32 = 0;
+  while control.cause() == StopCause::None && ctx.execute_pending_job() {
+    n = n.wrapping_add(1);
+    if n % 256 == 0 && control.poll() {
+      break;
+    }
+  }
+}
+
+/// What a run is asked to do.
+pub struct RunSpec {
+  pub id: RunId,
+  pub program: String,
+  pub bindings: Vec<BindingSpec>,
 }
 
 pub(crate) fn failure_of_panic(payload: &(dyn std::any::Any + Send)) -> Failure {

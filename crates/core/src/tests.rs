@@ -4,28 +4,91 @@ use super::*;
 use std::sync::mpsc;
 use std::time::Duration;
 
-struct Collect(Mutex<mpsc::Sender<(RunId, String)>>);
+struct Collect(
+  Mutex<mpsc::Sender<(RunId, String)>>,
+  Mutex<mpsc::Sender<HostEvent>>,
+);
+
+enum HostEvent {
+  Call {
+    run: RunId,
+    call: u32,
+    function: u32,
+    args: String,
+  },
+  Settled(String),
+}
 
 impl Host for Collect {
   fn settled(&self, run: RunId, result_json: String) {
-    let _ = lock(&self.0).send((run, result_json));
+    let _ = lock(&self.0).send((run, result_json.clone()));
+    let _ = lock(&self.1).send(HostEvent::Settled(result_json));
+  }
+  fn call(&self, run: RunId, call: u32, function: u32, args_json: String) {
+    let _ = lock(&self.1).send(HostEvent::Call {
+      run,
+      call,
+      function,
+      args: args_json,
+    });
+  }
+}
+
+/// Runs `program` with one namespace `tools` (members as given), answering each call with
+/// `answer(member index, args json)`. Returns the result JSON and the calls seen.
+fn run_with_tools(
+  program: &str,
+  members: &[&str],
+  error_class: Option<(&str, &str)>,
+  answer: impl Fn(u32, &str) -> Result<String, String>,
+) -> (String, Vec<(u32, String)>) {
+  let (tx, _rx) = mpsc::channel();
+  let (etx, erx) = mpsc::channel();
+  let e = Engine::new(
+    EngineConfig { threads: 2 },
+    Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))),
+  );
+  let spec = BindingSpec {
+    global: "tools".into(),
+    members: members.iter().map(|m| m.to_string()).collect(),
+    error_class: error_class.map(|(name, prop)| ErrorClassSpec {
+      name: name.into(),
+      member_name_property: prop.into(),
+    }),
+  };
+  e.start(program.into(), vec![spec], Limits::default())
+    .unwrap();
+  let mut calls = Vec::new();
+  loop {
+    match erx
+      .recv_timeout(Duration::from_secs(30))
+      .expect("host event")
+    {
+      HostEvent::Call {
+        run,
+        call,
+        function,
+        args,
+      } => {
+        let outcome = answer(function, &args);
+        calls.push((function, args));
+        e.settle_call(run, call, outcome);
+      }
+      HostEvent::Settled(json) => return (json, calls),
+    }
   }
 }
 
 fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
   let (tx, rx) = mpsc::channel();
-  (
-    Engine::new(
-      EngineConfig { threads: 2 },
-      Arc::new(Collect(Mutex::new(tx))),
-    ),
-    rx,
-  )
+  let (etx, _) = mpsc::channel();
+  let host = Arc::new(Collect(Mutex::new(tx), Mutex::new(etx)));
+  (Engine::new(EngineConfig { threads: 2 }, host), rx)
 }
 
 fn run_with(program: &str, limits: Limits) -> serde_json::Value {
   let (e, rx) = engine();
-  let id = e.start(program.to_owned(), limits).unwrap();
+  let id = e.start(program.to_owned(), vec![], limits).unwrap();
   let (got, json) = rx
     .recv_timeout(Duration::from_secs(30))
     .expect("run settles");
@@ -168,8 +231,12 @@ fn lossless_completions_cross() {
 #[test]
 fn lone_surrogates_cross_escaped_as_json_stringify_writes_them() {
   let (e, rx) = engine();
-  e.start("return 'a\\ud800b\\udc00'".into(), Limits::default())
-    .unwrap();
+  e.start(
+    "return 'a\\ud800b\\udc00'".into(),
+    vec![],
+    Limits::default(),
+  )
+  .unwrap();
   let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
   assert_eq!(json, r#"{"logs":[],"value":"a\ud800b\udc00"}"#);
 }
@@ -179,6 +246,7 @@ fn ten_thousand_deep_completion_crosses() {
   let (e, rx) = engine();
   e.start(
     "let v: any = 0; for (let i = 0; i < 10000; i++) v = [v]; return v".into(),
+    vec![],
     Limits::default(),
   )
   .unwrap();
@@ -201,7 +269,7 @@ fn prototype_tampering_does_not_change_the_completion() {
 fn runs_are_isolated() {
   let (e, rx) = engine();
   let ids: Vec<RunId> = (0..100)
-    .map(|i| e.start(format!("const before = (globalThis as any).marker; (globalThis as any).marker = {i}; (Array.prototype as any).tag = {i}; await null; return [before ?? null, (globalThis as any).marker]"), Limits::default()).unwrap())
+    .map(|i| e.start(format!("const before = (globalThis as any).marker; (globalThis as any).marker = {i}; (Array.prototype as any).tag = {i}; await null; return [before ?? null, (globalThis as any).marker]"), vec![], Limits::default()).unwrap())
     .collect();
   let mut seen = 0;
   for _ in &ids {
@@ -261,7 +329,9 @@ fn heap_limit_ends_the_run_even_when_caught() {
 #[test]
 fn abort_stops_a_hot_loop() {
   let (e, rx) = engine();
-  let id = e.start("for(;;){}".into(), Limits::default()).unwrap();
+  let id = e
+    .start("for(;;){}".into(), vec![], Limits::default())
+    .unwrap();
   std::thread::sleep(Duration::from_millis(50));
   e.abort(id, "stop now".into());
   let (_, json) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
@@ -274,7 +344,8 @@ fn abort_stops_a_hot_loop() {
 #[test]
 fn dispose_ends_runs_and_threads() {
   let (e, rx) = engine();
-  e.start("for(;;){}".into(), Limits::default()).unwrap();
+  e.start("for(;;){}".into(), vec![], Limits::default())
+    .unwrap();
   std::thread::sleep(Duration::from_millis(20));
   let (tx, done) = mpsc::channel();
   e.dispose(Box::new(move || {
@@ -285,7 +356,7 @@ fn dispose_ends_runs_and_threads() {
   done.recv_timeout(Duration::from_secs(5)).unwrap();
   assert_eq!(e.threads(), 0);
   assert_eq!(
-    e.start("return 1".into(), Limits::default()),
+    e.start("return 1".into(), vec![], Limits::default()),
     Err(EngineError::Disposed)
   );
 }
@@ -322,4 +393,166 @@ fn output_cap_applies() {
     },
   );
   assert_eq!(error_of(&v).0, "output-limit");
+}
+
+#[test]
+fn binding_calls_round_trip() {
+  let (json, calls) = run_with_tools(
+    "const a = await tools.echo({ x: [1, 'two'] }); const b = await tools.add({ a: 2, b: 3 }); return [a, b]",
+    &["echo", "add"],
+    None,
+    |f, args| if f == 0 { Ok(args.to_owned()) } else { Ok("5".into()) },
+  );
+  assert_eq!(json, r#"{"logs":[],"value":[{"x":[1,"two"]},5]}"#);
+  assert_eq!(
+    calls,
+    vec![
+      (0, r#"{"x":[1,"two"]}"#.to_owned()),
+      (1, r#"{"a":2,"b":3}"#.to_owned())
+    ]
+  );
+}
+
+#[test]
+fn binding_rejections_are_plain_errors_or_the_error_class() {
+  let (json, _) = run_with_tools(
+    "try { await tools.fail({}) } catch (e) { return [e instanceof Error, (e as Error).name, (e as Error).message] }",
+    &["fail"],
+    None,
+    |_, _| Err("it broke".into()),
+  );
+  assert_eq!(json, r#"{"logs":[],"value":[true,"Error","it broke"]}"#);
+  let (json, _) = run_with_tools(
+    "try { await tools['get-thing']({}) } catch (e: any) { return [e instanceof ToolCallError, e instanceof Error, e.name, e.message, e.toolName] }",
+    &["get-thing"],
+    Some(("ToolCallError", "toolName")),
+    |_, _| Err("nope".into()),
+  );
+  assert_eq!(
+    json,
+    r#"{"logs":[],"value":[true,true,"ToolCallError","nope","get-thing"]}"#
+  );
+}
+
+#[test]
+fn lossy_arguments_never_reach_the_host() {
+  let (json, calls) = run_with_tools(
+    "const bad: any[] = [undefined, () => 1, NaN, -0, [1,,2], new Date(), new Map(), 1n, new Proxy({}, {}), { get x() { return 1 } }]; \
+     const out: string[] = []; for (const b of bad) { try { await tools.f(b) } catch (e) { out.push((e as Error).message) } } \
+     try { await (tools.f as any)() } catch (e) { out.push((e as Error).message) } \
+     try { await (tools.f as any)(1, 2) } catch (e) { out.push((e as Error).message) } \
+     return out.length === 12 && out.every((m) => m === 'binding arguments must be lossless JSON')",
+    &["f"],
+    None,
+    |_, _| Ok("null".into()),
+  );
+  assert_eq!(json, r#"{"logs":[],"value":true}"#);
+  assert!(calls.is_empty());
+}
+
+#[test]
+fn namespace_members_are_ordinary_own_properties_of_a_null_prototype_object() {
+  let (json, _) = run_with_tools(
+    "return [Object.getPrototypeOf(tools) === null, typeof tools.__proto__, typeof tools.constructor, typeof tools.toString, typeof (tools as any).hasOwnProperty, Object.keys(tools)]",
+    &["__proto__", "constructor", "toString"],
+    None,
+    |_, _| Ok("null".into()),
+  );
+  assert_eq!(
+    json,
+    r#"{"logs":[],"value":[true,"function","function","function","undefined",["__proto__","constructor","toString"]]}"#
+  );
+}
+
+#[test]
+fn thousands_of_calls_in_flight() {
+  let (json, calls) = run_with_tools(
+    "const r = await Promise.all(Array.from({ length: 5000 }, (_, i) => tools.id(i))); return r.every((v, i) => v === i)",
+    &["id"],
+    None,
+    |_, args| Ok(args.to_owned()),
+  );
+  assert_eq!(json, r#"{"logs":[],"value":true}"#);
+  assert_eq!(calls.len(), 5000);
+  assert!(
+    calls
+      .iter()
+      .enumerate()
+      .all(|(i, (_, a))| a == &i.to_string()),
+    "calls arrive in program order"
+  );
+}
+
+#[test]
+fn timers_fire_in_node_order() {
+  let v = run(
+    "const order: string[] = []; \
+     setTimeout(() => order.push('t0'), 0); Promise.resolve().then(() => order.push('micro')); \
+     setTimeout(() => order.push('a'), 5); setTimeout(() => order.push('b'), 5); \
+     let n = 0; const iv = setInterval(() => { order.push('i' + ++n); if (n === 3) clearInterval(iv) }, 1); \
+     const cleared = setTimeout(() => order.push('never'), 1); clearTimeout(cleared); \
+     setTimeout((x: string, y: string) => order.push(x + y), 2, 'ar', 'gs'); \
+     await new Promise((r) => setTimeout(r, 40)); return order",
+  );
+  let order: Vec<String> = serde_json::from_value(v["value"].clone()).unwrap();
+  assert_eq!(order[0], "micro");
+  let pos = |s: &str| {
+    order
+      .iter()
+      .position(|x| x == s)
+      .unwrap_or_else(|| panic!("{s} in {order:?}"))
+  };
+  assert!(
+    pos("t0") < pos("a") && pos("a") + 1 == pos("b"),
+    "{order:?}"
+  );
+  assert!(pos("i1") < pos("i2") && pos("i2") < pos("i3"), "{order:?}");
+  assert!(
+    !order.contains(&"never".to_owned()) && !order.contains(&"i4".to_owned()),
+    "{order:?}"
+  );
+  assert!(order.contains(&"args".to_owned()));
+}
+
+#[test]
+fn wall_clock_ceiling_stops_an_idle_run() {
+  let limits = Limits {
+    max_wall_ms: 300.0,
+    ..Limits::default()
+  };
+  let started = std::time::Instant::now();
+  let v = run_with("await new Promise((r) => setTimeout(r, 60_000))", limits);
+  assert_eq!(
+    error_of(&v),
+    (
+      "timeout".into(),
+      "wall-clock ceiling reached (300ms)".into()
+    )
+  );
+  assert!(started.elapsed() < Duration::from_secs(5));
+  let v = run_with(
+    "const tick = () => setTimeout(tick, 0); tick(); await new Promise(() => {})",
+    limits,
+  );
+  assert_eq!(error_of(&v).1, "wall-clock ceiling reached (300ms)");
+}
+
+#[test]
+fn waiting_on_timers_costs_no_compute() {
+  let limits = Limits {
+    compute_ms: 200.0,
+    ..Limits::default()
+  };
+  let v = run_with(
+    "await new Promise((r) => setTimeout(r, 800)); return 'ok'",
+    limits,
+  );
+  assert_eq!(v["value"], "ok");
+}
+
+#[test]
+fn a_throwing_timer_callback_ends_the_run() {
+  let v = run("setTimeout(() => { throw new Error('in timer') }, 1); await new Promise((r) => setTimeout(r, 50)); return 1");
+  assert_eq!(error_of(&v).0, "exception");
+  assert!(error_of(&v).1.starts_with("Error: in timer"), "{v}");
 }

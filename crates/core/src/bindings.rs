@@ -1,0 +1,323 @@
+//! Host functions as program globals: one null-prototype namespace object per binding, one
+//! injected error class per declared `errorClass`, and the table of calls in flight.
+//!
+//! A call checks its one argument with the JSON bridge (no program code runs; a Proxy, a
+//! getter or a cycle is refused before the host hears of it), registers the promise's
+//! resolvers under a fresh call id, and hands the JSON text to the [`Host`]. The host's
+//! answer arrives later as an event; [`settle`] resolves the program's promise with a value
+//! parsed by the engine's own `JSON.parse` (intrinsic, so a program that replaced
+//! `JSON.parse` or `Object` changes nothing), or rejects it with an error built from the
+//! intrinsic `Error` or the injected class. Each call settles once: its table entry is
+//! taken on the first answer, and answers for unknown ids are dropped.
+
+use crate::bridge::{self, Refusal};
+use crate::messages;
+use crate::raw::{self, Owned};
+use crate::run::RunShared;
+use rquickjs::function::Rest;
+use rquickjs::{qjs, Constructor, Ctx, Function, Object, Persistent, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One namespace as the engine receives it (validated by the caller).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BindingSpec {
+  pub global: String,
+  pub members: Vec<String>,
+  pub error_class: Option<ErrorClassSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorClassSpec {
+  pub name: String,
+  pub member_name_property: String,
+}
+
+/// JS handles the bindings keep between slices. Cleared before the context is dropped.
+#[derive(Default)]
+pub struct BindingHandles {
+  /// The intrinsic `Error`, captured before the program runs.
+  error: Option<Persistent<Constructor<'static>>>,
+  /// Per namespace: its injected error class, if declared.
+  classes: Vec<Option<Persistent<Constructor<'static>>>>,
+  /// Call id → (resolve, reject, function index).
+  calls: HashMap<
+    u32,
+    (
+      Persistent<Function<'static>>,
+      Persistent<Function<'static>>,
+      u32,
+    ),
+  >,
+  next_call: u32,
+}
+
+impl BindingHandles {
+  pub fn in_flight(&self) -> usize {
+    self.calls.len()
+  }
+}
+
+/// Where a flat function index points: (namespace, member name).
+pub struct Directory {
+  pub specs: Vec<BindingSpec>,
+  /// Function index → (namespace index, member index).
+  pub functions: Vec<(usize, usize)>,
+}
+
+impl Directory {
+  pub fn new(specs: Vec<BindingSpec>) -> Directory {
+    let functions = specs
+      .iter()
+      .enumerate()
+      .flat_map(|(n, s)| (0..s.members.len()).map(move |m| (n, m)))
+      .collect();
+    Directory { specs, functions }
+  }
+}
+
+fn is_identifier(s: &str) -> bool {
+  let mut chars = s.chars();
+  matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+    && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Defines `value` as an own data property named `key` (no setters run, `__proto__` is an
+/// ordinary key).
+fn define(
+  ctx: &Ctx<'_>,
+  obj: &Object<'_>,
+  key: &str,
+  value: Value<'_>,
+  flags: u32,
+) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewAtomLen copies `key`; JS_DefinePropertyValue takes ownership of the value
+  // reference we dup for it; the atom is freed after.
+  unsafe {
+    let atom = qjs::JS_NewAtomLen(c, key.as_ptr() as *const _, key.len() as _);
+    let v = qjs::JS_DupValue(c, value.as_raw());
+    let r = qjs::JS_DefinePropertyValue(c, obj.as_raw(), atom, v, flags as i32);
+    qjs::JS_FreeAtom(c, atom);
+    if r < 0 {
+      return Err(rquickjs::Error::Exception);
+    }
+  }
+  Ok(())
+}
+
+/// Installs the namespaces and error classes as globals. Runs before the program.
+pub fn install<'js>(
+  ctx: &Ctx<'js>,
+  globals: &Object<'js>,
+  shared: &Rc<RunShared>,
+) -> rquickjs::Result<()> {
+  let error: Constructor = globals.get("Error")?;
+  let mut classes = Vec::new();
+  let specs = shared.directory.specs.clone();
+  for (n, spec) in specs.iter().enumerate() {
+    let class = match &spec.error_class {
+      Some(ec) if is_identifier(&ec.name) => {
+        let name = &ec.name;
+        let make: Function = ctx.eval(format!(
+          "(Base) => {{ const C = class {name} extends Base {{ constructor(message, options) {{ super(message, options) }} }}; \
+           Object.defineProperty(C.prototype, 'name', {{ value: '{name}', writable: true, configurable: true }}); return C }}"
+        ))?;
+        let ctor: Constructor = make.call((error.clone(),))?;
+        define(
+          ctx,
+          globals,
+          name,
+          ctor.clone().into_value(),
+          qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE,
+        )?;
+        Some(Persistent::save(ctx, ctor))
+      }
+      _ => None,
+    };
+    classes.push(class);
+
+    // SAFETY: JS_NewObjectProto with a null prototype returns a new object reference that
+    // Value::from_raw takes over.
+    let ns = unsafe {
+      Value::from_raw(
+        ctx.clone(),
+        qjs::JS_NewObjectProto(ctx.as_raw().as_ptr(), qjs::JS_MKVAL(qjs::JS_TAG_NULL, 0)),
+      )
+    };
+    let ns = ns.into_object().ok_or(rquickjs::Error::Exception)?;
+    let first = shared
+      .directory
+      .functions
+      .iter()
+      .position(|&(ni, _)| ni == n)
+      .unwrap_or(0) as u32;
+    for (m, member) in spec.members.iter().enumerate() {
+      let index = first + m as u32;
+      let shared = shared.clone();
+      let f = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
+        call(&ctx, &shared, index, &args.0)
+      })?
+      .with_name(member.as_str())?;
+      define(ctx, &ns, member, f.into_value(), qjs::JS_PROP_C_W_E)?;
+    }
+    define(
+      ctx,
+      globals,
+      &spec.global,
+      ns.into_value(),
+      qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE,
+    )?;
+  }
+  let mut handles = shared.bindings.borrow_mut();
+  handles.error = Some(Persistent::save(ctx, error));
+  handles.classes = classes;
+  Ok(())
+}
+
+/// A program-side call: validate, register, hand to the host, return the promise.
+fn call<'js>(
+  ctx: &Ctx<'js>,
+  shared: &Rc<RunShared>,
+  index: u32,
+  args: &[Value<'js>],
+) -> rquickjs::Result<Value<'js>> {
+  let (promise, resolve, reject) = ctx.promise()?;
+  let json = match args {
+    [arg] => bridge::to_json(
+      ctx.as_raw().as_ptr(),
+      arg.as_raw(),
+      &shared.control,
+      u64::MAX,
+    ),
+    _ => Err(Refusal::NotLossless),
+  };
+  let json = match json {
+    Ok(Some(json)) => json,
+    Ok(None) | Err(Refusal::NotLossless) | Err(Refusal::TooLarge) => {
+      let e = make_error(ctx, shared, index, messages::BINDING_ARGS_NOT_LOSSLESS)?;
+      reject.call::<_, ()>((e,))?;
+      return Ok(promise.into_value());
+    }
+    // The run is being stopped; the promise never settles and the run ends from its cause.
+    Err(Refusal::Stopped) => return Ok(promise.into_value()),
+  };
+  let id = {
+    let mut h = shared.bindings.borrow_mut();
+    h.next_call = h.next_call.wrapping_add(1);
+    let id = h.next_call;
+    h.calls.insert(
+      id,
+      (
+        Persistent::save(ctx, resolve),
+        Persistent::save(ctx, reject),
+        index,
+      ),
+    );
+    id
+  };
+  shared.host.call(shared.run_id, id, index, json);
+  Ok(promise.into_value())
+}
+
+/// The error a rejected call of function `index` rejects with.
+fn make_error<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  index: u32,
+  message: &str,
+) -> rquickjs::Result<Value<'js>> {
+  let (n, m) = shared
+    .directory
+    .functions
+    .get(index as usize)
+    .copied()
+    .unwrap_or((0, 0));
+  let (ctor, class_member) = {
+    let h = shared.bindings.borrow();
+    match h.classes.get(n).and_then(|c| c.clone()) {
+      Some(class) => (
+        Some(class),
+        shared.directory.specs[n]
+          .error_class
+          .as_ref()
+          .map(|e| e.member_name_property.clone()),
+      ),
+      None => (h.error.clone(), None),
+    }
+  };
+  let ctor = ctor.ok_or(rquickjs::Error::Exception)?.restore(ctx)?;
+  let err: Object = ctor.construct((message,))?;
+  if let Some(prop) = class_member {
+    let member = shared.directory.specs[n]
+      .members
+      .get(m)
+      .cloned()
+      .unwrap_or_default();
+    let member = rquickjs::String::from_str(ctx.clone(), &member)?;
+    define(ctx, &err, &prop, member.into_value(), qjs::JS_PROP_C_W_E)?;
+  }
+  Ok(err.into_value())
+}
+
+/// The host answered call `id`: `Ok(json)` resolves, `Err(message)` rejects.
+pub fn settle(ctx: &Ctx<'_>, shared: &RunShared, id: u32, outcome: Result<String, String>) {
+  let Some((resolve, reject, index)) = shared.bindings.borrow_mut().calls.remove(&id) else {
+    return;
+  };
+  let (Ok(resolve), Ok(reject)) = (resolve.restore(ctx), reject.restore(ctx)) else {
+    return;
+  };
+  let result = match outcome {
+    Ok(json) => match parse_json(ctx, &json) {
+      Some(v) => resolve.call::<_, ()>((v,)),
+      None => make_error(
+        ctx,
+        shared,
+        index,
+        messages::BINDING_RESOLUTION_NOT_LOSSLESS,
+      )
+      .and_then(|e| reject.call::<_, ()>((e,))),
+    },
+    Err(message) => {
+      make_error(ctx, shared, index, &message).and_then(|e| reject.call::<_, ()>((e,)))
+    }
+  };
+  if result.is_err() {
+    raw::clear_exception(ctx.as_raw().as_ptr());
+  }
+}
+
+/// The engine's own `JSON.parse` (never the program's global).
+fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  let mut text = json.as_bytes().to_vec();
+  text.push(0);
+  // SAFETY: JS_ParseJSON reads `len` bytes of a NUL-terminated buffer and returns a new
+  // value reference or JS_EXCEPTION.
+  let v = unsafe {
+    Owned::new(
+      c,
+      qjs::JS_ParseJSON(
+        c,
+        text.as_ptr() as *const _,
+        json.len() as _,
+        c"binding".as_ptr(),
+      ),
+    )
+  };
+  if raw::tag(v.v) == qjs::JS_TAG_EXCEPTION {
+    raw::clear_exception(c);
+    return None;
+  }
+  // SAFETY: dup for Value::from_raw, which takes over that reference; `v` frees its own.
+  Some(unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, v.v)) })
+}
+
+/// Releases every JS handle (before the context goes).
+pub fn clear(shared: &RunShared) {
+  let mut h = shared.bindings.borrow_mut();
+  h.calls.clear();
+  h.classes.clear();
+  h.error = None;
+}

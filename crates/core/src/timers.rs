@@ -1,0 +1,198 @@
+//! `setTimeout`/`setInterval`/`clearTimeout`/`clearInterval` on the run's own event loop.
+//!
+//! Timers live in the run; the engine's clock only wakes the run when the earliest one is
+//! due, so a run waiting on a timer holds no thread and accrues wall time only. A slice
+//! fires every timer due at the slice's start, earliest first and in creation order for
+//! equal due times (Node's order), draining microtasks after each callback, as Node does.
+//! Timers created during the batch wait for a later slice, even at 0 ms. Delays follow
+//! Node: anything not in `[1, 2^31-1]` becomes 1 ms. Timers still pending when the program
+//! settles are dropped with the run.
+
+use crate::raw;
+use crate::run::RunShared;
+use rquickjs::function::Rest;
+use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+const TIMEOUT_MAX: f64 = 2147483647.0;
+
+struct Timer {
+  callback: Persistent<Function<'static>>,
+  args: Vec<Persistent<Value<'static>>>,
+  interval: Option<Duration>,
+  due: Instant,
+}
+
+/// The run's timers. Cleared before the context is dropped.
+#[derive(Default)]
+pub struct Timers {
+  by_id: BTreeMap<u32, Timer>,
+  next_id: u32,
+}
+
+impl Timers {
+  pub fn pending(&self) -> usize {
+    self.by_id.len()
+  }
+
+  fn next_due(&self, before: Instant) -> Option<u32> {
+    self
+      .by_id
+      .iter()
+      .filter(|(_, t)| t.due <= before)
+      .min_by_key(|(id, t)| (t.due, **id))
+      .map(|(id, _)| *id)
+  }
+
+  pub fn clear(&mut self) {
+    self.by_id.clear();
+  }
+}
+
+fn delay_of(ctx: &Ctx<'_>, v: Option<&Value<'_>>) -> Duration {
+  let ms = match v {
+    None => 1.0,
+    Some(v) => {
+      let mut n = f64::NAN;
+      // SAFETY: JS_ToFloat64 converts like Number(v) (it may run the program's valueOf, as
+      // Node's own coercion would) and writes into `n`.
+      if unsafe { qjs::JS_ToFloat64(ctx.as_raw().as_ptr(), &mut n, v.as_raw()) } < 0 {
+        raw::clear_exception(ctx.as_raw().as_ptr());
+      }
+      n
+    }
+  };
+  let ms = if (1.0..=TIMEOUT_MAX).contains(&ms) {
+    ms.trunc()
+  } else {
+    1.0
+  };
+  Duration::from_millis(ms as u64)
+}
+
+fn schedule<'js>(
+  ctx: &Ctx<'js>,
+  shared: &Rc<RunShared>,
+  args: Vec<Value<'js>>,
+  repeat: bool,
+) -> rquickjs::Result<u32> {
+  let mut it = args.into_iter();
+  let Some(callback) = it.next().and_then(|v| v.into_function()) else {
+    return Err(rquickjs::Exception::throw_type(
+      ctx,
+      "The \"callback\" argument must be of type function",
+    ));
+  };
+  let delay = delay_of(ctx, it.next().as_ref());
+  let rest: Vec<Persistent<Value<'static>>> = it.map(|v| Persistent::save(ctx, v)).collect();
+  let due = Instant::now() + delay;
+  let id = {
+    let mut timers = shared.timers.borrow_mut();
+    timers.next_id = timers.next_id.wrapping_add(1).max(1);
+    let id = timers.next_id;
+    timers.by_id.insert(
+      id,
+      Timer {
+        callback: Persistent::save(ctx, callback),
+        args: rest,
+        interval: repeat.then_some(delay),
+        due,
+      },
+    );
+    id
+  };
+  (shared.wake_at)(due);
+  Ok(id)
+}
+
+fn cancel(shared: &RunShared, id: Option<&Value<'_>>) {
+  let Some(id) = id.and_then(|v| v.as_number()) else {
+    return;
+  };
+  if id >= 1.0 && id <= u32::MAX as f64 && id.fract() == 0.0 {
+    // Take it out first: dropping a Persistent must not happen under the borrow if it
+    // could re-enter (it cannot, but keep the borrow short anyway).
+    let removed = shared.timers.borrow_mut().by_id.remove(&(id as u32));
+    drop(removed);
+  }
+}
+
+pub fn install<'js>(
+  ctx: &Ctx<'js>,
+  globals: &Object<'js>,
+  shared: &Rc<RunShared>,
+) -> rquickjs::Result<()> {
+  for (name, repeat) in [("setTimeout", false), ("setInterval", true)] {
+    let s = shared.clone();
+    let f = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
+      schedule(&ctx, &s, args.0, repeat)
+    })?
+    .with_name(name)?;
+    globals.set(name, f)?;
+  }
+  for name in ["clearTimeout", "clearInterval"] {
+    let s = shared.clone();
+    let f = Function::new(ctx.clone(), move |args: Rest<Value<'js>>| {
+      cancel(&s, args.0.first())
+    })?
+    .with_name(name)?;
+    globals.set(name, f)?;
+  }
+  Ok(())
+}
+
+/// Fires the timers due now. `drain` runs the microtasks after each callback and returns
+/// false when the run must stop. A callback's uncaught throw ends the batch with the thrown
+/// value (in Node it would be an uncaught exception).
+pub fn fire_due<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  mut drain: impl FnMut() -> bool,
+) -> Result<(), Value<'js>> {
+  let now = Instant::now();
+  loop {
+    let (callback, args) = {
+      let mut timers = shared.timers.borrow_mut();
+      let Some(id) = timers.next_due(now) else {
+        break;
+      };
+      let t = timers.by_id.get_mut(&id).expect("due timer present");
+      let callback = t.callback.clone();
+      let args = t.args.clone();
+      match t.interval {
+        Some(every) => {
+          t.due = now + every;
+          (shared.wake_at)(t.due);
+        }
+        None => {
+          timers.by_id.remove(&id);
+        }
+      }
+      (callback, args)
+    };
+    let Ok(callback) = callback.restore(ctx) else {
+      continue;
+    };
+    let args: Vec<Value> = args
+      .into_iter()
+      .filter_map(|a| a.restore(ctx).ok())
+      .collect();
+    let mut call_args = rquickjs::function::Args::new(ctx.clone(), args.len());
+    for a in args {
+      let _ = call_args.push_arg(a);
+    }
+    if let Err(rquickjs::Error::Exception) = call_args.apply::<()>(&callback) {
+      let thrown = ctx.catch();
+      if shared.control.cause() != crate::budget::StopCause::None {
+        return Ok(());
+      }
+      return Err(thrown);
+    }
+    if !drain() {
+      return Ok(());
+    }
+  }
+  Ok(())
+}
