@@ -19,10 +19,16 @@ export declare class NativeEngine {
   /** Starts a run and returns its id. Limits arrive validated from `index.js`. */
   start(program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
   /**
-   * The host's answer to binding call `callId`: `ok` with the resolution's JSON, or not
-   * with the rejection message.
+   * The host's answer to one binding call (the common case of `settleCalls`, without the
+   * arrays).
    */
   settleCall(runId: number, callId: number, ok: boolean, text: string): void
+  /**
+   * The host's answers to binding calls, in one crossing: `oks[i]` says whether call
+   * `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
+   * in order, the rejection messages those of `messages`.
+   */
+  settleCalls(runId: number, callIds: Uint32Array, oks: Uint8Array, valuesJson: string, messages: Array<string>): void
   /** Ends a run as `abort` with `reason` as its message. */
   abort(runId: number, reason: string): void
   /** Ends every run and stops the threads; `done()` is called once all are idle. */

@@ -7,23 +7,25 @@
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.
 
 use code_runtime_core::{
-  BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, Limits, RunId,
+  BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, HostCall, Limits,
+  RunId, SettleBatch,
 };
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 use std::sync::Arc;
 
-/// `(kind, runId, callId, functionIndex, text)`: kind 0 = the run settled (`text` is the
-/// result JSON), kind 1 = the program called a binding (`text` is the argument JSON).
-type EventArgs = (u32, f64, u32, u32, String);
+/// `(kind, runId, text)`: kind 0 = the run settled (`text` is the result JSON); kind 1 = the
+/// program called bindings (`text` is `[[callId, functionIndex, …], [argument, …]]` in call
+/// order: one `JSON.parse` on the main thread, however many calls).
+type EventArgs = (u32, f64, String);
 
 /// Weak, so an idle engine never keeps Node alive (`index.js` holds a ref'd handle while
 /// runs are in flight). One queue for both kinds keeps calls and results in program order.
 type EventFn = ThreadsafeFunction<EventArgs, (), FnArgs<EventArgs>, Status, false, true>;
 
 const EVENT_SETTLED: u32 = 0;
-const EVENT_CALL: u32 = 1;
+const EVENT_CALLS: u32 = 1;
 
 /// Called once when `dispose()` has finished; strong, so Node waits for it.
 type DoneFn = ThreadsafeFunction<(), (), (), Status, false, false>;
@@ -35,17 +37,32 @@ struct NodeHost {
 impl Host for NodeHost {
   fn settled(&self, run: RunId, result_json: String) {
     // A closing environment (Node exiting) refuses the call; the result has nobody to go to.
-    let event = (EVENT_SETTLED, run as f64, 0, 0, result_json);
-    let _ = self
-      .on_event
-      .call(event, ThreadsafeFunctionCallMode::NonBlocking);
+    let event = (EVENT_SETTLED, run as f64, result_json);
+    let _ = self.on_event.call(event, ThreadsafeFunctionCallMode::NonBlocking);
   }
 
-  fn call(&self, run: RunId, call: u32, function: u32, args_json: String) {
-    let event = (EVENT_CALL, run as f64, call, function, args_json);
-    let _ = self
-      .on_event
-      .call(event, ThreadsafeFunctionCallMode::NonBlocking);
+  fn calls(&self, run: RunId, batch: Vec<HostCall>) {
+    let size = batch.iter().map(|c| c.args_json.len() + 24).sum::<usize>();
+    let mut text = String::with_capacity(size + 8);
+    text.push_str("[[");
+    for (i, c) in batch.iter().enumerate() {
+      if i > 0 {
+        text.push(',');
+      }
+      text.push_str(&c.call.to_string());
+      text.push(',');
+      text.push_str(&c.function.to_string());
+    }
+    text.push_str("],[");
+    for (i, c) in batch.iter().enumerate() {
+      if i > 0 {
+        text.push(',');
+      }
+      text.push_str(&c.args_json);
+    }
+    text.push_str("]]");
+    let event = (EVENT_CALLS, run as f64, text);
+    let _ = self.on_event.call(event, ThreadsafeFunctionCallMode::NonBlocking);
   }
 }
 
@@ -75,14 +92,7 @@ impl NativeEngine {
       .weak::<true>()
       .build_callback(|ctx| Ok(FnArgs::from(ctx.value)))?;
     let host = Arc::new(NodeHost { on_event });
-    Ok(NativeEngine {
-      engine: Engine::new(
-        EngineConfig {
-          threads: threads as usize,
-        },
-        host,
-      ),
-    })
+    Ok(NativeEngine { engine: Engine::new(EngineConfig { threads: threads as usize }, host) })
   }
 
   /// Starts a run and returns its id. Limits arrive validated from `index.js`.
@@ -96,12 +106,8 @@ impl NativeEngine {
     max_output_bytes: f64,
     max_heap_mb: f64,
   ) -> Result<f64> {
-    let limits = Limits {
-      compute_ms,
-      max_wall_ms,
-      max_output_bytes: max_output_bytes as u64,
-      max_heap_mb,
-    };
+    let limits =
+      Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
     let bindings = bindings
       .into_iter()
       .map(|b| BindingSpec {
@@ -115,19 +121,32 @@ impl NativeEngine {
       .collect();
     match self.engine.start(program, bindings, limits) {
       Ok(id) => Ok(id as f64),
-      Err(_) => Err(Error::new(
-        Status::GenericFailure,
-        "CodeRuntime.run() called after disposal",
-      )),
+      Err(_) => Err(Error::new(Status::GenericFailure, "CodeRuntime.run() called after disposal")),
     }
   }
 
-  /// The host's answer to binding call `callId`: `ok` with the resolution's JSON, or not
-  /// with the rejection message.
+  /// The host's answer to one binding call (the common case of `settleCalls`, without the
+  /// arrays).
   #[napi(catch_unwind)]
   pub fn settle_call(&self, run_id: f64, call_id: u32, ok: bool, text: String) {
     let outcome = if ok { Ok(text) } else { Err(text) };
-    self.engine.settle_call(run_id as RunId, call_id, outcome);
+    self.engine.settle_calls(run_id as RunId, vec![(call_id, outcome)]);
+  }
+
+  /// The host's answers to binding calls, in one crossing: `oks[i]` says whether call
+  /// `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
+  /// in order, the rejection messages those of `messages`.
+  #[napi(catch_unwind)]
+  pub fn settle_calls(
+    &self,
+    run_id: f64,
+    call_ids: Uint32Array,
+    oks: Uint8Array,
+    values_json: String,
+    messages: Vec<String>,
+  ) {
+    let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
+    self.engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
   }
 
   /// Ends a run as `abort` with `reason` as its message.
@@ -139,9 +158,7 @@ impl NativeEngine {
   /// Ends every run and stops the threads; `done()` is called once all are idle.
   #[napi(catch_unwind)]
   pub fn dispose(&self, done: Function<(), ()>) -> Result<()> {
-    let done: DoneFn = done
-      .build_threadsafe_function::<()>()
-      .build_callback(|_| Ok(()))?;
+    let done: DoneFn = done.build_threadsafe_function::<()>().build_callback(|_| Ok(()))?;
     self.engine.dispose(Box::new(move || {
       let _ = done.call((), ThreadsafeFunctionCallMode::NonBlocking);
     }));

@@ -11,9 +11,9 @@
 //! taken on the first answer, and answers for unknown ids are dropped.
 
 use crate::bridge::{self, Refusal};
-use crate::messages;
 use crate::raw::{self, Owned};
 use crate::run::RunShared;
+use crate::{messages, HostCall};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Constructor, Ctx, Function, Object, Persistent, Value};
 use std::collections::HashMap;
@@ -41,14 +41,7 @@ pub struct BindingHandles {
   /// Per namespace: its injected error class, if declared.
   classes: Vec<Option<Persistent<Constructor<'static>>>>,
   /// Call id → (resolve, reject, function index).
-  calls: HashMap<
-    u32,
-    (
-      Persistent<Function<'static>>,
-      Persistent<Function<'static>>,
-      u32,
-    ),
-  >,
+  calls: HashMap<u32, (Persistent<Function<'static>>, Persistent<Function<'static>>, u32)>,
   next_call: u32,
 }
 
@@ -146,12 +139,7 @@ pub fn install<'js>(
       )
     };
     let ns = ns.into_object().ok_or(rquickjs::Error::Exception)?;
-    let first = shared
-      .directory
-      .functions
-      .iter()
-      .position(|&(ni, _)| ni == n)
-      .unwrap_or(0) as u32;
+    let first = shared.directory.functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
     for (m, member) in spec.members.iter().enumerate() {
       let index = first + m as u32;
       let shared = shared.clone();
@@ -187,6 +175,7 @@ fn call<'js>(
     [arg] => bridge::to_json(
       ctx.as_raw().as_ptr(),
       arg.as_raw(),
+      shared.shapes.get(),
       &shared.control,
       u64::MAX,
     ),
@@ -206,17 +195,10 @@ fn call<'js>(
     let mut h = shared.bindings.borrow_mut();
     h.next_call = h.next_call.wrapping_add(1);
     let id = h.next_call;
-    h.calls.insert(
-      id,
-      (
-        Persistent::save(ctx, resolve),
-        Persistent::save(ctx, reject),
-        index,
-      ),
-    );
+    h.calls.insert(id, (Persistent::save(ctx, resolve), Persistent::save(ctx, reject), index));
     id
   };
-  shared.host.call(shared.run_id, id, index, json);
+  shared.outbox.push(HostCall { call: id, function: index, args_json: json });
   Ok(promise.into_value())
 }
 
@@ -227,21 +209,13 @@ fn make_error<'js>(
   index: u32,
   message: &str,
 ) -> rquickjs::Result<Value<'js>> {
-  let (n, m) = shared
-    .directory
-    .functions
-    .get(index as usize)
-    .copied()
-    .unwrap_or((0, 0));
+  let (n, m) = shared.directory.functions.get(index as usize).copied().unwrap_or((0, 0));
   let (ctor, class_member) = {
     let h = shared.bindings.borrow();
     match h.classes.get(n).and_then(|c| c.clone()) {
       Some(class) => (
         Some(class),
-        shared.directory.specs[n]
-          .error_class
-          .as_ref()
-          .map(|e| e.member_name_property.clone()),
+        shared.directory.specs[n].error_class.as_ref().map(|e| e.member_name_property.clone()),
       ),
       None => (h.error.clone(), None),
     }
@@ -249,11 +223,7 @@ fn make_error<'js>(
   let ctor = ctor.ok_or(rquickjs::Error::Exception)?.restore(ctx)?;
   let err: Object = ctor.construct((message,))?;
   if let Some(prop) = class_member {
-    let member = shared.directory.specs[n]
-      .members
-      .get(m)
-      .cloned()
-      .unwrap_or_default();
+    let member = shared.directory.specs[n].members.get(m).cloned().unwrap_or_default();
     let member = rquickjs::String::from_str(ctx.clone(), &member)?;
     define(ctx, &err, &prop, member.into_value(), qjs::JS_PROP_C_W_E)?;
   }
@@ -262,6 +232,58 @@ fn make_error<'js>(
 
 /// The host answered call `id`: `Ok(json)` resolves, `Err(message)` rejects.
 pub fn settle(ctx: &Ctx<'_>, shared: &RunShared, id: u32, outcome: Result<String, String>) {
+  let outcome = match outcome {
+    Ok(json) => {
+      parse_json(ctx, &json).ok_or_else(|| messages::BINDING_RESOLUTION_NOT_LOSSLESS.to_owned())
+    }
+    Err(message) => Err(message),
+  };
+  settle_value(ctx, shared, id, outcome);
+}
+
+/// Many answers at once: the resolutions arrive as one JSON array (parsed once), in the
+/// order of the calls marked ok; rejection messages in the order of the others.
+pub fn settle_batch(ctx: &Ctx<'_>, shared: &RunShared, batch: SettleBatch) {
+  let values = parse_json(ctx, &batch.values_json);
+  let c = ctx.as_raw().as_ptr();
+  let (mut next_value, mut messages) = (0u32, batch.messages.into_iter());
+  for (id, ok) in batch.calls {
+    let outcome = if ok {
+      let i = next_value;
+      next_value += 1;
+      match &values {
+        // SAFETY: `values` is an array the engine's JSON.parse just made: its elements are
+        // own data properties, so this get runs no program code; the new reference goes to
+        // Value::from_raw.
+        Some(arr) => {
+          Ok(unsafe { Value::from_raw(ctx.clone(), qjs::JS_GetPropertyUint32(c, arr.as_raw(), i)) })
+        }
+        None => Err(messages::BINDING_RESOLUTION_NOT_LOSSLESS.to_owned()),
+      }
+    } else {
+      Err(messages.next().unwrap_or_default())
+    };
+    settle_value(ctx, shared, id, outcome);
+  }
+}
+
+/// Answers from the host for several calls of one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettleBatch {
+  /// (call id, resolved?) in answer order.
+  pub calls: Vec<(u32, bool)>,
+  /// JSON array of the resolutions, one per resolved call, in order.
+  pub values_json: String,
+  /// Rejection messages, one per rejected call, in order.
+  pub messages: Vec<String>,
+}
+
+fn settle_value<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  id: u32,
+  outcome: Result<Value<'js>, String>,
+) {
   let Some((resolve, reject, index)) = shared.bindings.borrow_mut().calls.remove(&id) else {
     return;
   };
@@ -269,16 +291,7 @@ pub fn settle(ctx: &Ctx<'_>, shared: &RunShared, id: u32, outcome: Result<String
     return;
   };
   let result = match outcome {
-    Ok(json) => match parse_json(ctx, &json) {
-      Some(v) => resolve.call::<_, ()>((v,)),
-      None => make_error(
-        ctx,
-        shared,
-        index,
-        messages::BINDING_RESOLUTION_NOT_LOSSLESS,
-      )
-      .and_then(|e| reject.call::<_, ()>((e,))),
-    },
+    Ok(v) => resolve.call::<_, ()>((v,)),
     Err(message) => {
       make_error(ctx, shared, index, &message).and_then(|e| reject.call::<_, ()>((e,)))
     }
@@ -298,12 +311,7 @@ fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
   let v = unsafe {
     Owned::new(
       c,
-      qjs::JS_ParseJSON(
-        c,
-        text.as_ptr() as *const _,
-        json.len() as _,
-        c"binding".as_ptr(),
-      ),
+      qjs::JS_ParseJSON(c, text.as_ptr() as *const _, json.len() as _, c"binding".as_ptr()),
     )
   };
   if raw::tag(v.v) == qjs::JS_TAG_EXCEPTION {

@@ -30,17 +30,8 @@ pub enum Refusal {
 }
 
 enum Frame {
-  Array {
-    obj: Owned,
-    len: u32,
-    next: u32,
-  },
-  Object {
-    obj: Owned,
-    keys: Keys,
-    next: u32,
-    wrote: bool,
-  },
+  Array { obj: Owned, len: u32, next: u32 },
+  Object { obj: Owned, keys: Keys, next: u32, wrote: bool },
 }
 
 impl Frame {
@@ -51,39 +42,41 @@ impl Frame {
   }
 }
 
-/// The intrinsic prototypes and classes plain values must have.
-struct Plain {
+/// The intrinsic prototypes and classes plain values must have: identities only, compared
+/// and never dereferenced, taken once per context before the program runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Shapes {
   object_proto: usize,
   object_class: u32,
   array_proto: usize,
   array_class: u32,
-  length: Atom,
 }
 
-impl Plain {
-  fn of(ctx: *mut qjs::JSContext) -> Plain {
+impl Shapes {
+  pub fn of(ctx: *mut qjs::JSContext) -> Shapes {
     // SAFETY: JS_NewObject/JS_NewArray create fresh values from the context's intrinsic
     // prototypes (never the program's globals); Owned frees them.
-    let (obj, arr) = unsafe {
-      (
-        Owned::new(ctx, qjs::JS_NewObject(ctx)),
-        Owned::new(ctx, qjs::JS_NewArray(ctx)),
-      )
-    };
-    Plain {
+    let (obj, arr) =
+      unsafe { (Owned::new(ctx, qjs::JS_NewObject(ctx)), Owned::new(ctx, qjs::JS_NewArray(ctx))) };
+    Shapes {
       object_proto: raw::proto_ptr(ctx, obj.v),
       object_class: raw::class_id(obj.v),
       array_proto: raw::proto_ptr(ctx, arr.v),
       array_class: raw::class_id(arr.v),
-      length: Atom::new(ctx, c"length"),
     }
   }
+}
+
+struct Plain {
+  shapes: Shapes,
+  length: Atom,
 }
 
 /// Writes `value` as JSON text. `Ok(None)` for a top-level `undefined` (no completion).
 pub fn to_json(
   ctx: *mut qjs::JSContext,
   value: qjs::JSValue,
+  shapes: Shapes,
   control: &RunControl,
   max_bytes: u64,
 ) -> Result<Option<String>, Refusal> {
@@ -95,7 +88,7 @@ pub fn to_json(
     out: String::new(),
     stack: Vec::new(),
     ancestors: HashSet::new(),
-    plain: Plain::of(ctx),
+    plain: Plain { shapes, length: Atom::new(ctx, c"length") },
     control,
     max_bytes,
     steps: 0,
@@ -138,12 +131,7 @@ impl Walker<'_> {
             Some(d.value)
           }
         }
-        Frame::Object {
-          obj,
-          keys,
-          next,
-          wrote,
-        } => {
+        Frame::Object { obj, keys, next, wrote } => {
           if *next == keys.len() {
             self.out.push('}');
             None
@@ -196,11 +184,9 @@ impl Walker<'_> {
     match t {
       qjs::JS_TAG_NULL => self.out.push_str("null"),
       // SAFETY: the tag says which payload the value carries.
-      qjs::JS_TAG_BOOL => self.out.push_str(if unsafe { qjs::JS_VALUE_GET_BOOL(v) } {
-        "true"
-      } else {
-        "false"
-      }),
+      qjs::JS_TAG_BOOL => {
+        self.out.push_str(if unsafe { qjs::JS_VALUE_GET_BOOL(v) } { "true" } else { "false" })
+      }
       qjs::JS_TAG_INT => {
         // SAFETY: as above.
         let n = unsafe { qjs::JS_VALUE_GET_INT(v) };
@@ -237,7 +223,7 @@ impl Walker<'_> {
     let proto = raw::proto_ptr(self.ctx, v);
     // SAFETY: JS_DupValue takes the reference the frame's Owned releases.
     let obj = unsafe { Owned::new(self.ctx, qjs::JS_DupValue(self.ctx, v)) };
-    if class == self.plain.array_class && proto == self.plain.array_proto {
+    if class == self.plain.shapes.array_class && proto == self.plain.shapes.array_proto {
       let len = self.array_length(v)?;
       let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
       // Exactly the indices 0..len plus `length`: no holes, no extra properties.
@@ -246,15 +232,12 @@ impl Walker<'_> {
       }
       self.out.push('[');
       self.stack.push(Frame::Array { obj, len, next: 0 });
-    } else if class == self.plain.object_class && (proto == self.plain.object_proto || proto == 0) {
+    } else if class == self.plain.shapes.object_class
+      && (proto == self.plain.shapes.object_proto || proto == 0)
+    {
       let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
       self.out.push('{');
-      self.stack.push(Frame::Object {
-        obj,
-        keys,
-        next: 0,
-        wrote: false,
-      });
+      self.stack.push(Frame::Object { obj, keys, next: 0, wrote: false });
     } else {
       return Err(Refusal::NotLossless);
     }

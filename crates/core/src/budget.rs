@@ -121,12 +121,7 @@ impl RunControl {
   pub fn stop(&self, cause: StopCause) -> bool {
     self
       .cause
-      .compare_exchange(
-        StopCause::None as u8,
-        cause as u8,
-        Ordering::AcqRel,
-        Ordering::Acquire,
-      )
+      .compare_exchange(StopCause::None as u8, cause as u8, Ordering::AcqRel, Ordering::Acquire)
       .is_ok()
   }
 
@@ -141,17 +136,13 @@ impl RunControl {
   }
 
   pub fn begin_slice(&self) {
-    self
-      .slice_start_ns
-      .store(thread_cpu_ns().max(1), Ordering::Release);
+    self.slice_start_ns.store(thread_cpu_ns().max(1), Ordering::Release);
   }
 
   pub fn end_slice(&self) {
     let start = self.slice_start_ns.swap(0, Ordering::AcqRel);
     if start != 0 {
-      self
-        .cpu_used_ns
-        .fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::AcqRel);
+      self.cpu_used_ns.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::AcqRel);
     }
   }
 
@@ -173,6 +164,15 @@ impl RunControl {
   /// The interrupt check: true once the run must stop. Called by QuickJS on the run's
   /// thread, and by the engine between units of its own long work.
   pub fn poll(&self) -> bool {
+    if self.poll_without_cpu() {
+      return true;
+    }
+    self.check_compute()
+  }
+
+  /// `poll` minus the CPU clock (a system call on many machines): for the checks the
+  /// engine makes between slices, where [`Self::check_compute`] follows `end_slice`.
+  pub fn poll_without_cpu(&self) -> bool {
     if self.cause() != StopCause::None {
       return true;
     }
@@ -180,12 +180,17 @@ impl RunControl {
       self.stop(StopCause::Heap);
       return true;
     }
-    if self.cpu_used_ns() as f64 >= self.limits.compute_ms * 1e6 {
-      self.stop(StopCause::Compute);
-      return true;
-    }
     if self.wall_elapsed_ms() >= self.limits.max_wall_ms {
       self.stop(StopCause::Wall);
+      return true;
+    }
+    false
+  }
+
+  /// Stops the run once its compute budget is used up.
+  pub fn check_compute(&self) -> bool {
+    if self.cpu_used_ns() as f64 >= self.limits.compute_ms * 1e6 {
+      self.stop(StopCause::Compute);
       return true;
     }
     false
@@ -199,10 +204,7 @@ impl RunControl {
 /// CPU time consumed by the calling thread, in nanoseconds.
 #[cfg(unix)]
 pub fn thread_cpu_ns() -> u64 {
-  let mut ts = libc::timespec {
-    tv_sec: 0,
-    tv_nsec: 0,
-  };
+  let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
   // SAFETY: clock_gettime writes into the timespec we own; CLOCK_THREAD_CPUTIME_ID is
   // supported on every unix target we build for.
   let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
@@ -233,11 +235,7 @@ const HEADER: usize = 16;
 
 impl HeapAllocator {
   pub fn new(control: std::sync::Arc<RunControl>) -> Self {
-    HeapAllocator {
-      limit: control.limits.heap_bytes(),
-      used: 0,
-      control,
-    }
+    HeapAllocator { limit: control.limits.heap_bytes(), used: 0, control }
   }
 
   fn admit(&mut self, add: usize, remove: usize) -> bool {

@@ -54,19 +54,12 @@ impl Clock {
   pub fn new() -> Clock {
     let clock = Clock {
       inner: Arc::new((
-        Mutex::new(State {
-          heap: BinaryHeap::new(),
-          seq: 0,
-          shutdown: false,
-          prune_at: 1024,
-        }),
+        Mutex::new(State { heap: BinaryHeap::new(), seq: 0, shutdown: false, prune_at: 1024 }),
         Condvar::new(),
       )),
     };
     let c = clock.clone();
-    let _ = thread::Builder::new()
-      .name("code-runtime-clock".into())
-      .spawn(move || c.run());
+    let _ = thread::Builder::new().name("code-runtime-clock".into()).spawn(move || c.run());
     clock
   }
 
@@ -78,19 +71,11 @@ impl Clock {
     let seq = st.seq;
     if st.heap.len() >= st.prune_at {
       let entries = std::mem::take(&mut st.heap);
-      st.heap = entries
-        .into_iter()
-        .filter(|Reverse(e)| (e.live)())
-        .collect();
+      st.heap = entries.into_iter().filter(|Reverse(e)| (e.live)()).collect();
       st.prune_at = (st.heap.len() * 2).max(1024);
     }
     let earliest = st.heap.peek().map(|Reverse(e)| e.at);
-    st.heap.push(Reverse(Entry {
-      at,
-      seq,
-      fire,
-      live,
-    }));
+    st.heap.push(Reverse(Entry { at, seq, fire, live }));
     if earliest.is_none_or(|e| at < e) {
       cv.notify_one();
     }
@@ -114,12 +99,7 @@ impl Clock {
           }
           st = lock.lock().unwrap_or_else(|p| p.into_inner());
         }
-        Some(at) => {
-          st = cv
-            .wait_timeout(st, at - now)
-            .unwrap_or_else(|p| p.into_inner())
-            .0
-        }
+        Some(at) => st = cv.wait_timeout(st, at - now).unwrap_or_else(|p| p.into_inner()).0,
       }
     }
   }

@@ -135,18 +135,13 @@ fn value(
         _ => "[Setter]",
       }));
     } else {
-      parts.push(Work::Value {
-        v: d.value,
-        depth: depth + 1,
-      });
+      parts.push(Work::Value { v: d.value, depth: depth + 1 });
     }
     shown += 1;
   }
   if hidden > 0 {
-    parts.push(Work::Owned(format!(
-      ", ... {hidden} more item{}",
-      if hidden == 1 { "" } else { "s" }
-    )));
+    parts
+      .push(Work::Owned(format!(", ... {hidden} more item{}", if hidden == 1 { "" } else { "s" })));
   }
   let prefix = class_prefix(ctx, v.v, is_array);
   out.extend_from_slice(prefix.as_bytes());
@@ -169,11 +164,7 @@ fn value(
 fn class_prefix(ctx: *mut qjs::JSContext, v: qjs::JSValue, is_array: bool) -> String {
   let proto = raw::proto(ctx, v);
   if !raw::is_object(proto.v) {
-    return if is_array {
-      String::new()
-    } else {
-      "[Object: null prototype] ".to_owned()
-    };
+    return if is_array { String::new() } else { "[Object: null prototype] ".to_owned() };
   }
   let ctor_name = raw::data_property(ctx, proto.v, c"constructor")
     .filter(|c| raw::is_object(c.v) && !raw::is_proxy(c.v))
@@ -197,9 +188,7 @@ fn is_index(k: &[u8]) -> bool {
 fn key_label(k: &[u8]) -> String {
   let ident = !k.is_empty()
     && !k[0].is_ascii_digit()
-    && k
-      .iter()
-      .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
+    && k.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$');
   if ident {
     String::from_utf8_lossy(k).into_owned()
   } else {
@@ -219,11 +208,8 @@ fn quote(s: &[u8]) -> Vec<u8> {
     b'\''
   };
   let mut out = vec![q];
-  let (body, more) = if s.len() > MAX_STRING {
-    (&s[..MAX_STRING], s.len() - MAX_STRING)
-  } else {
-    (s, 0)
-  };
+  let (body, more) =
+    if s.len() > MAX_STRING { (&s[..MAX_STRING], s.len() - MAX_STRING) } else { (s, 0) };
   for &b in body {
     match b {
       b'\n' => out.extend_from_slice(b"\\n"),
@@ -244,11 +230,7 @@ fn quote(s: &[u8]) -> Vec<u8> {
   out.push(q);
   if more > 0 {
     out.extend_from_slice(
-      format!(
-        "... {more} more character{}",
-        if more == 1 { "" } else { "s" }
-      )
-      .as_bytes(),
+      format!("... {more} more character{}", if more == 1 { "" } else { "s" }).as_bytes(),
     );
   }
   out
@@ -267,12 +249,9 @@ fn primitive(ctx: *mut qjs::JSContext, v: qjs::JSValue, nested: bool) -> Vec<u8>
     qjs::JS_TAG_NULL => b"null".to_vec(),
     qjs::JS_TAG_UNDEFINED => b"undefined".to_vec(),
     // SAFETY: the tag says which payload the value carries.
-    qjs::JS_TAG_BOOL => (if unsafe { qjs::JS_VALUE_GET_BOOL(v) } {
-      "true"
-    } else {
-      "false"
-    })
-    .into(),
+    qjs::JS_TAG_BOOL => {
+      (if unsafe { qjs::JS_VALUE_GET_BOOL(v) } { "true" } else { "false" }).into()
+    }
     // SAFETY: as above.
     qjs::JS_TAG_INT => unsafe { qjs::JS_VALUE_GET_INT(v) }.to_string().into_bytes(),
     qjs::JS_TAG_FLOAT64 => {

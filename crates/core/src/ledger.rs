@@ -44,10 +44,7 @@ pub struct Failure {
 
 impl Failure {
   pub fn new(kind: FailureKind, message: impl Into<String>) -> Self {
-    Failure {
-      kind,
-      message: message.into(),
-    }
+    Failure { kind, message: message.into() }
   }
 }
 
@@ -71,12 +68,7 @@ pub struct Ledger {
 
 impl Ledger {
   pub fn new(max_bytes: u64) -> Self {
-    Ledger {
-      max_bytes,
-      entries: Vec::new(),
-      logs_bytes: 2,
-      overflowed: false,
-    }
+    Ledger { max_bytes, entries: Vec::new(), logs_bytes: 2, overflowed: false }
   }
 
   pub fn max_bytes(&self) -> u64 {
@@ -138,13 +130,8 @@ impl Ledger {
   /// The longest prefix of the logs (the last entry possibly cut at a code point) that fits
   /// beside the output-limit message, then that message.
   fn finish_over_cap(self) -> String {
-    let failure = Failure::new(
-      FailureKind::OutputLimit,
-      messages::output_exceeded(self.max_bytes),
-    );
-    let budget = self
-      .max_bytes
-      .saturating_sub(json_string_len(failure.message.as_bytes()));
+    let failure = Failure::new(FailureKind::OutputLimit, messages::output_exceeded(self.max_bytes));
+    let budget = self.max_bytes.saturating_sub(json_string_len(failure.message.as_bytes()));
     let mut kept: Vec<&str> = Vec::new();
     let mut cut: Option<String> = None;
     let mut used: u64 = 2;
@@ -311,10 +298,7 @@ mod tests {
       s("a\"b\\c\n\t\u{1}\u{1f}/\u{2028}é"),
       "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f/\u{2028}é\""
     );
-    assert_eq!(
-      json_string_len("a\"b\\c\n\t\u{1}".as_bytes()),
-      s("a\"b\\c\n\t\u{1}").len() as u64
-    );
+    assert_eq!(json_string_len("a\"b\\c\n\t\u{1}".as_bytes()), s("a\"b\\c\n\t\u{1}").len() as u64);
   }
 
   #[test]
@@ -322,20 +306,14 @@ mod tests {
     let mut out = String::new();
     write_json_string(&mut out, &[b'x', 0xED, 0xA0, 0x80, b'y']);
     assert_eq!(out, "\"x\\ud800y\"");
-    assert_eq!(
-      json_string_len(&[b'x', 0xED, 0xA0, 0x80, b'y']),
-      out.len() as u64
-    );
+    assert_eq!(json_string_len(&[b'x', 0xED, 0xA0, 0x80, b'y']), out.len() as u64);
   }
 
   #[test]
   fn value_boundary_euro() {
     // "€" is 5 bytes of JSON, [] is 2.
     let l = Ledger::new(7);
-    assert_eq!(
-      l.finish(Completion::Value(Some("\"€\"".into()))),
-      "{\"logs\":[],\"value\":\"€\"}"
-    );
+    assert_eq!(l.finish(Completion::Value(Some("\"€\"".into()))), "{\"logs\":[],\"value\":\"€\"}");
     let l = Ledger::new(6);
     let out = l.finish(Completion::Value(Some("\"€\"".into())));
     assert!(out.contains("\"output-limit\""), "{out}");
@@ -352,19 +330,11 @@ mod tests {
     );
     let mut l = Ledger::new(10);
     l.push(b"abc".to_vec());
-    assert!(l
-      .finish(Completion::Value(Some("\"xy\"".into())))
-      .contains("output-limit"));
+    assert!(l.finish(Completion::Value(Some("\"xy\"".into()))).contains("output-limit"));
     let mut l = Ledger::new(11);
     l.push(b"abc".to_vec());
-    let out = l.finish(Completion::Failed(Failure::new(
-      FailureKind::Exception,
-      "xy",
-    )));
-    assert_eq!(
-      out,
-      r#"{"logs":["abc"],"error":{"kind":"exception","message":"xy"}}"#
-    );
+    let out = l.finish(Completion::Failed(Failure::new(FailureKind::Exception, "xy")));
+    assert_eq!(out, r#"{"logs":["abc"],"error":{"kind":"exception","message":"xy"}}"#);
   }
 
   #[test]

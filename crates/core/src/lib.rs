@@ -26,7 +26,7 @@ pub mod raw;
 pub mod run;
 pub mod timers;
 
-pub use bindings::{BindingSpec, ErrorClassSpec};
+pub use bindings::{BindingSpec, ErrorClassSpec, SettleBatch};
 pub use budget::{Limits, StopCause};
 pub use ledger::{Completion, Failure, FailureKind};
 
@@ -47,10 +47,21 @@ pub type RunId = u64;
 pub trait Host: Send + Sync + 'static {
   /// The run ended; `result_json` is the whole result object as JSON text.
   fn settled(&self, run: RunId, result_json: String);
-  /// The program called binding function `function` (flat index over the request's
-  /// namespaces and members, in order) with `args_json`. Answer with
-  /// [`Engine::settle_call`]`(run, call, …)`.
-  fn call(&self, run: RunId, call: u32, function: u32, args_json: String);
+  /// The program called binding functions, in this order. Answer each with
+  /// [`Engine::settle_calls`]. Calls are batched per slice (and flushed while a long slice
+  /// runs), so the host sees them promptly and in program order.
+  fn calls(&self, run: RunId, batch: Vec<HostCall>);
+}
+
+/// One binding call on its way to the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCall {
+  /// Unique within the run; the answer names it.
+  pub call: u32,
+  /// Flat index over the request's namespaces and their members, in order.
+  pub function: u32,
+  /// The argument as JSON text (what `JSON.stringify` would give).
+  pub args_json: String,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -126,20 +137,12 @@ impl Engine {
     let control = Arc::new(RunControl::new(limits));
     let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
       let wake_at = wake_at(&self.inner, weak_cell.clone());
-      let spec = RunSpec {
-        id,
-        program,
-        bindings,
-      };
+      let spec = RunSpec { id, program, bindings };
       let run = Run::new(spec, control.clone(), self.inner.host.clone(), wake_at);
       RunCell {
         id,
         control: control.clone(),
-        mailbox: Mutex::new(Mailbox {
-          events: Vec::new(),
-          scheduled: false,
-          finished: false,
-        }),
+        mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
         run: Mutex::new(Some(run)),
       }
     });
@@ -164,12 +167,24 @@ impl Engine {
     Ok(id)
   }
 
-  /// The host's answer to a binding call. Answers for finished runs or unknown calls are
-  /// dropped.
-  pub fn settle_call(&self, id: RunId, call: u32, outcome: Result<String, String>) {
+  /// Many answers in one batch (see [`SettleBatch`]).
+  pub fn settle_batch(&self, id: RunId, batch: SettleBatch) {
     let cell = lock(&self.inner.runs).get(&id).cloned();
     if let Some(cell) = cell {
-      post(&self.inner, &cell, Event::Settle { call, outcome });
+      post(&self.inner, &cell, Event::SettleBatch(batch));
+    }
+  }
+
+  /// The host's answers to binding calls: `Ok(resolution json)` or `Err(rejection
+  /// message)`. Answers for finished runs or unknown calls are dropped.
+  pub fn settle_calls(&self, id: RunId, answers: Vec<(u32, Result<String, String>)>) {
+    let cell = lock(&self.inner.runs).get(&id).cloned();
+    if let Some(cell) = cell {
+      post_all(
+        &self.inner,
+        &cell,
+        answers.into_iter().map(|(call, outcome)| Event::Settle { call, outcome }),
+      );
     }
   }
 
@@ -202,11 +217,7 @@ impl Engine {
       inner.clock.shutdown();
       done();
     };
-    if std::thread::Builder::new()
-      .name("code-runtime-dispose".into())
-      .spawn(waiter)
-      .is_err()
-    {
+    if std::thread::Builder::new().name("code-runtime-dispose".into()).spawn(waiter).is_err() {
       // Without a thread to wait on, report at once rather than never.
       self.inner.pool.shutdown();
     }
@@ -268,11 +279,15 @@ fn wake_at(inner: &Arc<Inner>, cell: Weak<RunCell>) -> run::WakeAt {
 }
 
 fn post(inner: &Arc<Inner>, cell: &Arc<RunCell>, event: Event) {
+  post_all(inner, cell, std::iter::once(event))
+}
+
+fn post_all(inner: &Arc<Inner>, cell: &Arc<RunCell>, events: impl Iterator<Item = Event>) {
   let mut mb = lock(&cell.mailbox);
   if mb.finished {
     return;
   }
-  mb.events.push(event);
+  mb.events.extend(events);
   if mb.scheduled {
     return;
   }
@@ -301,10 +316,8 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
       Ok(Some(json)) => json,
       Err(panic) => {
         let failure = run::failure_of_panic(&*panic);
-        catch_unwind(AssertUnwindSafe(|| {
-          run.finish(Completion::Failed(failure.clone()))
-        }))
-        .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
+        catch_unwind(AssertUnwindSafe(|| run.finish(Completion::Failed(failure.clone()))))
+          .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
       }
     };
     {

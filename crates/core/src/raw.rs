@@ -135,12 +135,8 @@ pub fn own_property(
 ) -> Option<Descriptor> {
   debug_assert!(!is_proxy(obj));
   let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-  let mut desc = qjs::JSPropertyDescriptor {
-    flags: 0,
-    value: undefined,
-    getter: undefined,
-    setter: undefined,
-  };
+  let mut desc =
+    qjs::JSPropertyDescriptor { flags: 0, value: undefined, getter: undefined, setter: undefined };
   // SAFETY: for ordinary (non-Proxy) objects JS_GetOwnProperty reads the shape and returns
   // new references in `desc`, which we wrap so they are freed. Exotic classes that compute
   // properties natively (arrays, strings, typed arrays) run no program code either.
@@ -230,17 +226,11 @@ pub struct Atom {
 impl Atom {
   pub fn new(ctx: *mut qjs::JSContext, name: &std::ffi::CStr) -> Atom {
     // SAFETY: JS_NewAtom copies the NUL-terminated name.
-    Atom {
-      ctx,
-      atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) },
-    }
+    Atom { ctx, atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) } }
   }
   pub fn index(ctx: *mut qjs::JSContext, i: u32) -> Atom {
     // SAFETY: JS_NewAtomUInt32 makes (or tags) the atom for an array index.
-    Atom {
-      ctx,
-      atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) },
-    }
+    Atom { ctx, atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) } }
   }
 }
 

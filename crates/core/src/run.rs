@@ -15,11 +15,11 @@
 //!   no program code; only a thrown non-Error's `String(value)` runs program code, and it does
 //!   so as part of the program, under its budgets.
 
-use crate::bindings::{self, BindingHandles, BindingSpec, Directory};
+use crate::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch};
 use crate::budget::{HeapAllocator, RunControl, StopCause};
 use crate::ledger::{Completion, Failure, FailureKind, Ledger};
 use crate::timers::{self, Timers};
-use crate::{bridge, console, messages, raw, Host, RunId};
+use crate::{bridge, console, messages, raw, Host, HostCall, RunId};
 use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
@@ -35,6 +35,9 @@ use std::time::Instant;
 /// (`pool::THREAD_STACK`), so deep recursion is a catchable `RangeError`, never an overflow.
 pub const JS_STACK_LIMIT: usize = 4 * 1024 * 1024;
 
+/// Heap size at which QuickJS first runs its cycle collector.
+pub const GC_THRESHOLD: usize = 8 * 1024 * 1024;
+
 /// Wakes a run.
 #[derive(Debug)]
 pub enum Event {
@@ -46,6 +49,8 @@ pub enum Event {
     call: u32,
     outcome: Result<String, String>,
   },
+  /// The host answered several binding calls.
+  SettleBatch(SettleBatch),
   /// A timer may be due.
   Timers,
 }
@@ -53,16 +58,53 @@ pub enum Event {
 /// Registers a wake-up (`Event::Timers`) at the given instant.
 pub type WakeAt = Arc<dyn Fn(Instant) + Send + Sync>;
 
+/// Binding calls waiting to be handed to the host. Shared with the interrupt handler, which
+/// flushes it while a long slice runs.
+pub struct Outbox {
+  run_id: RunId,
+  host: Arc<dyn Host>,
+  calls: std::sync::Mutex<Vec<HostCall>>,
+}
+
+impl Outbox {
+  /// Calls beyond this many in one slice are handed over at once.
+  const BATCH: usize = 1024;
+
+  pub fn push(&self, call: HostCall) {
+    let full = {
+      let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
+      calls.push(call);
+      calls.len() >= Self::BATCH
+    };
+    if full {
+      self.flush();
+    }
+  }
+
+  pub fn flush(&self) {
+    let batch = {
+      let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
+      if calls.is_empty() {
+        return;
+      }
+      std::mem::take(&mut *calls)
+    };
+    self.host.calls(self.run_id, batch);
+  }
+}
+
 /// State the run's host functions (console, bindings, timers) share with the run.
 pub struct RunShared {
   pub run_id: RunId,
   pub ledger: RefCell<Ledger>,
   pub control: Arc<RunControl>,
-  pub host: Arc<dyn Host>,
+  pub outbox: Arc<Outbox>,
   pub directory: Directory,
   pub bindings: RefCell<BindingHandles>,
   pub timers: RefCell<Timers>,
   pub wake_at: WakeAt,
+  /// The intrinsic object and array shapes, for the JSON bridge.
+  pub shapes: std::cell::Cell<bridge::Shapes>,
 }
 
 impl RunShared {
@@ -123,11 +165,12 @@ impl Run {
         run_id: spec.id,
         ledger: RefCell::new(ledger),
         control: control.clone(),
-        host,
+        outbox: Arc::new(Outbox { run_id: spec.id, host, calls: Default::default() }),
         directory: Directory::new(spec.bindings),
         bindings: RefCell::new(BindingHandles::default()),
         timers: RefCell::new(Timers::default()),
         wake_at,
+        shapes: Default::default(),
       }),
       control,
       positions: PositionMap::default(),
@@ -142,8 +185,15 @@ impl Run {
   /// has ended.
   pub fn step(&mut self, events: Vec<Event>) -> Option<String> {
     self.control.begin_slice();
-    let completion = self.step_inner(events);
+    let mut completion = self.step_inner(events);
     self.control.end_slice();
+    // Natives the interrupt cannot reach (a huge `JSON.stringify`) may overrun the budget
+    // within one slice: the budget is checked once more now the slice's time is known.
+    if self.control.cause() == StopCause::None && self.control.check_compute() {
+      completion = self.stopped();
+    }
+    // Calls made in this slice reach the host before the result does.
+    self.shared.outbox.flush();
     completion.map(|c| self.finish(c))
   }
 
@@ -176,6 +226,10 @@ impl Run {
             bindings::settle(&ctx, &self.shared, call, outcome);
             self.drain(&ctx);
           }
+          Event::SettleBatch(batch) => {
+            bindings::settle_batch(&ctx, &self.shared, batch);
+            self.drain(&ctx);
+          }
           Event::Timers => {
             let control = self.control.clone();
             let fired = timers::fire_due(&ctx, &self.shared, || {
@@ -206,10 +260,7 @@ impl Run {
           TranspileErrorKind::Syntax => e.display(),
           TranspileErrorKind::Module => format!("Error: {} ({}:{})", e.message, e.line, e.column),
         };
-        return Err(Completion::Failed(Failure::new(
-          FailureKind::Exception,
-          message,
-        )));
+        return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
       }
     };
     drop(program);
@@ -223,8 +274,15 @@ impl Run {
     let rt =
       Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
     rt.set_max_stack_size(JS_STACK_LIMIT);
+    // QuickJS starts collecting at 256 KiB of heap and then often; most runs never reach a
+    // few MiB, and the ones that do spend less time in the collector with a higher start.
+    rt.set_gc_threshold(GC_THRESHOLD.min(self.control.limits.heap_bytes() / 4));
     let control = self.control.clone();
-    rt.set_interrupt_handler(Some(Box::new(move || control.poll())));
+    let outbox = self.shared.outbox.clone();
+    rt.set_interrupt_handler(Some(Box::new(move || {
+      outbox.flush();
+      control.poll()
+    })));
     let ctx = Context::full(&rt).map_err(start_failed)?;
     self.rt = Some(rt);
     self.ctx = Some(ctx.clone());
@@ -261,6 +319,7 @@ impl Run {
   /// Globals the program sees besides the ECMAScript built-ins.
   fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let globals = ctx.globals();
+    self.shared.shapes.set(bridge::Shapes::of(ctx.as_raw().as_ptr()));
     console::install(ctx, &globals, &self.shared)?;
     bindings::install(ctx, &globals, &self.shared)?;
     timers::install(ctx, &globals, &self.shared)?;
@@ -272,10 +331,7 @@ impl Run {
       if raw::is_object(d.getter.v) {
         // SAFETY: JS_DupValue gives Value::from_raw the reference it takes ownership of.
         let getter = unsafe {
-          Value::from_raw(
-            ctx.clone(),
-            qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v),
-          )
+          Value::from_raw(ctx.clone(), qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v))
         };
         if let Some(f) = getter.into_function() {
           self.stack_getter = Some(Persistent::save(ctx, f));
@@ -294,29 +350,21 @@ impl Run {
     let limits = &self.control.limits;
     let failure = match self.control.cause() {
       StopCause::None | StopCause::Finished => return None,
-      StopCause::Compute => Failure::new(
-        FailureKind::Timeout,
-        messages::compute_budget_exhausted(limits.compute_ms),
-      ),
-      StopCause::Wall => Failure::new(
-        FailureKind::Timeout,
-        messages::wall_clock_ceiling(limits.max_wall_ms),
-      ),
+      StopCause::Compute => {
+        Failure::new(FailureKind::Timeout, messages::compute_budget_exhausted(limits.compute_ms))
+      }
+      StopCause::Wall => {
+        Failure::new(FailureKind::Timeout, messages::wall_clock_ceiling(limits.max_wall_ms))
+      }
       StopCause::Abort => {
-        let reason = self
-          .control
-          .abort_reason
-          .lock()
-          .ok()
-          .and_then(|r| r.clone())
-          .unwrap_or_default();
+        let reason =
+          self.control.abort_reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
         Failure::new(FailureKind::Abort, reason)
       }
       StopCause::Disposed => Failure::new(FailureKind::Abort, messages::RUNTIME_DISPOSED),
-      StopCause::Heap => Failure::new(
-        FailureKind::WorkerExit,
-        messages::heap_limit_reached(limits.max_heap_mb),
-      ),
+      StopCause::Heap => {
+        Failure::new(FailureKind::WorkerExit, messages::heap_limit_reached(limits.max_heap_mb))
+      }
       StopCause::Output => Failure::new(FailureKind::OutputLimit, String::new()),
     };
     Some(Completion::Failed(failure))
@@ -324,15 +372,12 @@ impl Run {
 
   /// After a slice: finished, failed, or parked (`None`).
   fn decide(&mut self, ctx: &Ctx<'_>) -> Option<Completion> {
-    self.control.poll();
+    self.control.poll_without_cpu();
     if let Some(c) = self.stopped() {
       return Some(c);
     }
     if let Some(message) = self.fatal.take() {
-      return Some(Completion::Failed(Failure::new(
-        FailureKind::Exception,
-        message,
-      )));
+      return Some(Completion::Failed(Failure::new(FailureKind::Exception, message)));
     }
     let promise = self.promise.clone()?.restore(ctx).ok()?;
     let state = promise.state();
@@ -352,16 +397,21 @@ impl Run {
       unsafe { Value::from_raw(ctx.clone(), qjs::JS_PromiseResult(c, promise.as_raw())) };
     if state == PromiseState::Resolved {
       let budget = self.shared.ledger.borrow().remaining();
-      return match bridge::to_json(c, result.as_raw(), &self.control, budget) {
+      return match bridge::to_json(
+        c,
+        result.as_raw(),
+        self.shared.shapes.get(),
+        &self.control,
+        budget,
+      ) {
         Ok(json) => Some(Completion::Value(json)),
         Err(bridge::Refusal::NotLossless) => Some(Completion::Failed(Failure::new(
           FailureKind::InvalidOutput,
           messages::COMPLETION_NOT_LOSSLESS,
         ))),
-        Err(bridge::Refusal::TooLarge) => Some(Completion::Failed(Failure::new(
-          FailureKind::OutputLimit,
-          String::new(),
-        ))),
+        Err(bridge::Refusal::TooLarge) => {
+          Some(Completion::Failed(Failure::new(FailureKind::OutputLimit, String::new())))
+        }
         Err(bridge::Refusal::Stopped) => self.stopped(),
       };
     }
@@ -370,10 +420,7 @@ impl Run {
     if let Some(c) = self.stopped() {
       return Some(c);
     }
-    Some(Completion::Failed(Failure::new(
-      FailureKind::Exception,
-      message,
-    )))
+    Some(Completion::Failed(Failure::new(FailureKind::Exception, message)))
   }
 
   /// The `exception` message for a thrown value: an Error's stack (`Name: message` then
@@ -399,10 +446,7 @@ impl Run {
       if let Some(frames) = self.stack_frames(ctx, reason) {
         // The `<eval>` frame is the wrapper calling the program's async function: ours.
         let wrapper_frame = format!("at <eval> ({PROGRAM_FILE}:");
-        for line in frames
-          .lines()
-          .filter(|l| !l.trim().is_empty() && !l.contains(&wrapper_frame))
-        {
+        for line in frames.lines().filter(|l| !l.trim().is_empty() && !l.contains(&wrapper_frame)) {
           out.push('\n');
           out.push_str(&self.remap_frame(line));
         }
@@ -432,9 +476,7 @@ impl Run {
 
   fn stack_frames<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> Option<String> {
     let getter = self.stack_getter.clone()?.restore(ctx).ok()?;
-    let stack: Value = getter
-      .call((rquickjs::function::This(error.clone()),))
-      .ok()?;
+    let stack: Value = getter.call((rquickjs::function::This(error.clone()),)).ok()?;
     let bytes =
       raw::string_bytes(ctx.as_raw().as_ptr(), stack.as_raw()).filter(|_| stack.is_string())?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
@@ -447,9 +489,7 @@ impl Run {
       return line.to_owned();
     };
     let rest = &line[at + marker.len()..];
-    let end = rest
-      .find(|ch: char| !(ch.is_ascii_digit() || ch == ':'))
-      .unwrap_or(rest.len());
+    let end = rest.find(|ch: char| !(ch.is_ascii_digit() || ch == ':')).unwrap_or(rest.len());
     let mut nums = rest[..end].split(':').filter_map(|n| n.parse::<u32>().ok());
     let (Some(l), Some(col)) = (nums.next(), nums.next()) else {
       return line.to_owned();

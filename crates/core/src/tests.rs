@@ -4,18 +4,10 @@ use super::*;
 use std::sync::mpsc;
 use std::time::Duration;
 
-struct Collect(
-  Mutex<mpsc::Sender<(RunId, String)>>,
-  Mutex<mpsc::Sender<HostEvent>>,
-);
+struct Collect(Mutex<mpsc::Sender<(RunId, String)>>, Mutex<mpsc::Sender<HostEvent>>);
 
 enum HostEvent {
-  Call {
-    run: RunId,
-    call: u32,
-    function: u32,
-    args: String,
-  },
+  Call { run: RunId, call: u32, function: u32, args: String },
   Settled(String),
 }
 
@@ -24,13 +16,15 @@ impl Host for Collect {
     let _ = lock(&self.0).send((run, result_json.clone()));
     let _ = lock(&self.1).send(HostEvent::Settled(result_json));
   }
-  fn call(&self, run: RunId, call: u32, function: u32, args_json: String) {
-    let _ = lock(&self.1).send(HostEvent::Call {
-      run,
-      call,
-      function,
-      args: args_json,
-    });
+  fn calls(&self, run: RunId, batch: Vec<HostCall>) {
+    for c in batch {
+      let _ = lock(&self.1).send(HostEvent::Call {
+        run,
+        call: c.call,
+        function: c.function,
+        args: c.args_json,
+      });
+    }
   }
 }
 
@@ -44,35 +38,22 @@ fn run_with_tools(
 ) -> (String, Vec<(u32, String)>) {
   let (tx, _rx) = mpsc::channel();
   let (etx, erx) = mpsc::channel();
-  let e = Engine::new(
-    EngineConfig { threads: 2 },
-    Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))),
-  );
+  let e =
+    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
   let spec = BindingSpec {
     global: "tools".into(),
     members: members.iter().map(|m| m.to_string()).collect(),
-    error_class: error_class.map(|(name, prop)| ErrorClassSpec {
-      name: name.into(),
-      member_name_property: prop.into(),
-    }),
+    error_class: error_class
+      .map(|(name, prop)| ErrorClassSpec { name: name.into(), member_name_property: prop.into() }),
   };
-  e.start(program.into(), vec![spec], Limits::default())
-    .unwrap();
+  e.start(program.into(), vec![spec], Limits::default()).unwrap();
   let mut calls = Vec::new();
   loop {
-    match erx
-      .recv_timeout(Duration::from_secs(30))
-      .expect("host event")
-    {
-      HostEvent::Call {
-        run,
-        call,
-        function,
-        args,
-      } => {
+    match erx.recv_timeout(Duration::from_secs(30)).expect("host event") {
+      HostEvent::Call { run, call, function, args } => {
         let outcome = answer(function, &args);
         calls.push((function, args));
-        e.settle_call(run, call, outcome);
+        e.settle_calls(run, vec![(call, outcome)]);
       }
       HostEvent::Settled(json) => return (json, calls),
     }
@@ -89,9 +70,7 @@ fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
 fn run_with(program: &str, limits: Limits) -> serde_json::Value {
   let (e, rx) = engine();
   let id = e.start(program.to_owned(), vec![], limits).unwrap();
-  let (got, json) = rx
-    .recv_timeout(Duration::from_secs(30))
-    .expect("run settles");
+  let (got, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
   assert_eq!(got, id);
   let mut de = serde_json::Deserializer::from_str(&json);
   de.disable_recursion_limit();
@@ -150,15 +129,9 @@ fn throws_become_exceptions() {
   assert_eq!(kind, "exception");
   assert!(msg.starts_with("TypeError: bad thing\n    at "), "{msg}");
   assert!(msg.contains("program.ts:3:"), "{msg}");
-  assert_eq!(
-    error_of(&run("throw 'plain'")),
-    ("exception".into(), "plain".into())
-  );
+  assert_eq!(error_of(&run("throw 'plain'")), ("exception".into(), "plain".into()));
   assert_eq!(error_of(&run("throw 42")).1, "42");
-  assert_eq!(
-    error_of(&run("throw { toString() { return 'custom' } }")).1,
-    "custom"
-  );
+  assert_eq!(error_of(&run("throw { toString() { return 'custom' } }")).1, "custom");
   assert_eq!(error_of(&run("throw null")).1, "null");
   assert_eq!(error_of(&run("throw Symbol('s')")).1, "Symbol(s)");
 }
@@ -167,10 +140,7 @@ fn throws_become_exceptions() {
 fn syntax_errors_name_the_line() {
   let (kind, msg) = error_of(&run("const a = 1;\nconst b = 2;\nconst c = ;"));
   assert_eq!(kind, "exception");
-  assert!(
-    msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"),
-    "{msg}"
-  );
+  assert!(msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"), "{msg}");
 }
 
 #[test]
@@ -208,10 +178,7 @@ fn lossy_completions_are_invalid_output() {
     let v = run(p);
     assert_eq!(
       error_of(&v),
-      (
-        "invalid-output".into(),
-        messages::COMPLETION_NOT_LOSSLESS.into()
-      ),
+      ("invalid-output".into(), messages::COMPLETION_NOT_LOSSLESS.into()),
       "{p}: {v}"
     );
   }
@@ -231,12 +198,7 @@ fn lossless_completions_cross() {
 #[test]
 fn lone_surrogates_cross_escaped_as_json_stringify_writes_them() {
   let (e, rx) = engine();
-  e.start(
-    "return 'a\\ud800b\\udc00'".into(),
-    vec![],
-    Limits::default(),
-  )
-  .unwrap();
+  e.start("return 'a\\ud800b\\udc00'".into(), vec![], Limits::default()).unwrap();
   let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
   assert_eq!(json, r#"{"logs":[],"value":"a\ud800b\udc00"}"#);
 }
@@ -251,11 +213,7 @@ fn ten_thousand_deep_completion_crosses() {
   )
   .unwrap();
   let (_, json) = rx.recv_timeout(Duration::from_secs(30)).unwrap();
-  let expected = format!(
-    "{{\"logs\":[],\"value\":{}0{}}}",
-    "[".repeat(10000),
-    "]".repeat(10000)
-  );
+  let expected = format!("{{\"logs\":[],\"value\":{}0{}}}", "[".repeat(10000), "]".repeat(10000));
   assert!(json == expected, "10,000-deep value did not cross intact");
 }
 
@@ -290,21 +248,12 @@ fn never_settling_promise_fails_at_once() {
 
 #[test]
 fn hot_loop_hits_the_compute_budget() {
-  let limits = Limits {
-    compute_ms: 200.0,
-    ..Limits::default()
-  };
+  let limits = Limits { compute_ms: 200.0, ..Limits::default() };
   let v = run_with(
     "console.log('before'); for (;;) { try { for(;;){} } catch {} finally { for(;;){} } }",
     limits,
   );
-  assert_eq!(
-    error_of(&v),
-    (
-      "timeout".into(),
-      "compute budget exhausted (200ms busy)".into()
-    )
-  );
+  assert_eq!(error_of(&v), ("timeout".into(), "compute budget exhausted (200ms busy)".into()));
   assert_eq!(v["logs"], serde_json::json!(["before"]));
 }
 
@@ -316,10 +265,7 @@ fn deep_recursion_is_a_catchable_range_error() {
 
 #[test]
 fn heap_limit_ends_the_run_even_when_caught() {
-  let limits = Limits {
-    max_heap_mb: 16.0,
-    ..Limits::default()
-  };
+  let limits = Limits { max_heap_mb: 16.0, ..Limits::default() };
   let v = run_with("const keep: any[] = []; try { for (;;) keep.push('x'.repeat(1 << 16) + keep.length) } catch (e) { keep.length = 0; return 'survived' }", limits);
   assert_eq!(error_of(&v).0, "worker-exit", "{v}");
   assert!(error_of(&v).1.contains("16 MB"), "{v}");
@@ -329,23 +275,17 @@ fn heap_limit_ends_the_run_even_when_caught() {
 #[test]
 fn abort_stops_a_hot_loop() {
   let (e, rx) = engine();
-  let id = e
-    .start("for(;;){}".into(), vec![], Limits::default())
-    .unwrap();
+  let id = e.start("for(;;){}".into(), vec![], Limits::default()).unwrap();
   std::thread::sleep(Duration::from_millis(50));
   e.abort(id, "stop now".into());
   let (_, json) = rx.recv_timeout(Duration::from_secs(5)).unwrap();
-  assert_eq!(
-    json,
-    r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#
-  );
+  assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#);
 }
 
 #[test]
 fn dispose_ends_runs_and_threads() {
   let (e, rx) = engine();
-  e.start("for(;;){}".into(), vec![], Limits::default())
-    .unwrap();
+  e.start("for(;;){}".into(), vec![], Limits::default()).unwrap();
   std::thread::sleep(Duration::from_millis(20));
   let (tx, done) = mpsc::channel();
   e.dispose(Box::new(move || {
@@ -355,42 +295,18 @@ fn dispose_ends_runs_and_threads() {
   assert!(json.contains("runtime disposed"), "{json}");
   done.recv_timeout(Duration::from_secs(5)).unwrap();
   assert_eq!(e.threads(), 0);
-  assert_eq!(
-    e.start("return 1".into(), vec![], Limits::default()),
-    Err(EngineError::Disposed)
-  );
+  assert_eq!(e.start("return 1".into(), vec![], Limits::default()), Err(EngineError::Disposed));
 }
 
 #[test]
 fn output_cap_applies() {
-  let v = run_with(
-    "return '€'",
-    Limits {
-      max_output_bytes: 7,
-      ..Limits::default()
-    },
-  );
+  let v = run_with("return '€'", Limits { max_output_bytes: 7, ..Limits::default() });
   assert_eq!(v["value"], "€");
-  let v = run_with(
-    "return '€'",
-    Limits {
-      max_output_bytes: 6,
-      ..Limits::default()
-    },
-  );
-  assert_eq!(
-    error_of(&v),
-    (
-      "output-limit".into(),
-      "outer output exceeded 6 bytes".into()
-    )
-  );
+  let v = run_with("return '€'", Limits { max_output_bytes: 6, ..Limits::default() });
+  assert_eq!(error_of(&v), ("output-limit".into(), "outer output exceeded 6 bytes".into()));
   let v = run_with(
     "for (;;) console.log('flood')",
-    Limits {
-      max_output_bytes: 1 << 20,
-      ..Limits::default()
-    },
+    Limits { max_output_bytes: 1 << 20, ..Limits::default() },
   );
   assert_eq!(error_of(&v).0, "output-limit");
 }
@@ -404,13 +320,7 @@ fn binding_calls_round_trip() {
     |f, args| if f == 0 { Ok(args.to_owned()) } else { Ok("5".into()) },
   );
   assert_eq!(json, r#"{"logs":[],"value":[{"x":[1,"two"]},5]}"#);
-  assert_eq!(
-    calls,
-    vec![
-      (0, r#"{"x":[1,"two"]}"#.to_owned()),
-      (1, r#"{"a":2,"b":3}"#.to_owned())
-    ]
-  );
+  assert_eq!(calls, vec![(0, r#"{"x":[1,"two"]}"#.to_owned()), (1, r#"{"a":2,"b":3}"#.to_owned())]);
 }
 
 #[test]
@@ -428,10 +338,7 @@ fn binding_rejections_are_plain_errors_or_the_error_class() {
     Some(("ToolCallError", "toolName")),
     |_, _| Err("nope".into()),
   );
-  assert_eq!(
-    json,
-    r#"{"logs":[],"value":[true,true,"ToolCallError","nope","get-thing"]}"#
-  );
+  assert_eq!(json, r#"{"logs":[],"value":[true,true,"ToolCallError","nope","get-thing"]}"#);
 }
 
 #[test]
@@ -475,10 +382,7 @@ fn thousands_of_calls_in_flight() {
   assert_eq!(json, r#"{"logs":[],"value":true}"#);
   assert_eq!(calls.len(), 5000);
   assert!(
-    calls
-      .iter()
-      .enumerate()
-      .all(|(i, (_, a))| a == &i.to_string()),
+    calls.iter().enumerate().all(|(i, (_, a))| a == &i.to_string()),
     "calls arrive in program order"
   );
 }
@@ -496,57 +400,30 @@ fn timers_fire_in_node_order() {
   );
   let order: Vec<String> = serde_json::from_value(v["value"].clone()).unwrap();
   assert_eq!(order[0], "micro");
-  let pos = |s: &str| {
-    order
-      .iter()
-      .position(|x| x == s)
-      .unwrap_or_else(|| panic!("{s} in {order:?}"))
-  };
-  assert!(
-    pos("t0") < pos("a") && pos("a") + 1 == pos("b"),
-    "{order:?}"
-  );
+  let pos =
+    |s: &str| order.iter().position(|x| x == s).unwrap_or_else(|| panic!("{s} in {order:?}"));
+  assert!(pos("t0") < pos("a") && pos("a") + 1 == pos("b"), "{order:?}");
   assert!(pos("i1") < pos("i2") && pos("i2") < pos("i3"), "{order:?}");
-  assert!(
-    !order.contains(&"never".to_owned()) && !order.contains(&"i4".to_owned()),
-    "{order:?}"
-  );
+  assert!(!order.contains(&"never".to_owned()) && !order.contains(&"i4".to_owned()), "{order:?}");
   assert!(order.contains(&"args".to_owned()));
 }
 
 #[test]
 fn wall_clock_ceiling_stops_an_idle_run() {
-  let limits = Limits {
-    max_wall_ms: 300.0,
-    ..Limits::default()
-  };
+  let limits = Limits { max_wall_ms: 300.0, ..Limits::default() };
   let started = std::time::Instant::now();
   let v = run_with("await new Promise((r) => setTimeout(r, 60_000))", limits);
-  assert_eq!(
-    error_of(&v),
-    (
-      "timeout".into(),
-      "wall-clock ceiling reached (300ms)".into()
-    )
-  );
+  assert_eq!(error_of(&v), ("timeout".into(), "wall-clock ceiling reached (300ms)".into()));
   assert!(started.elapsed() < Duration::from_secs(5));
-  let v = run_with(
-    "const tick = () => setTimeout(tick, 0); tick(); await new Promise(() => {})",
-    limits,
-  );
+  let v =
+    run_with("const tick = () => setTimeout(tick, 0); tick(); await new Promise(() => {})", limits);
   assert_eq!(error_of(&v).1, "wall-clock ceiling reached (300ms)");
 }
 
 #[test]
 fn waiting_on_timers_costs_no_compute() {
-  let limits = Limits {
-    compute_ms: 200.0,
-    ..Limits::default()
-  };
-  let v = run_with(
-    "await new Promise((r) => setTimeout(r, 800)); return 'ok'",
-    limits,
-  );
+  let limits = Limits { compute_ms: 200.0, ..Limits::default() };
+  let v = run_with("await new Promise((r) => setTimeout(r, 800)); return 'ok'", limits);
   assert_eq!(v["value"], "ok");
 }
 

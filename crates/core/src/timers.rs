@@ -64,11 +64,7 @@ fn delay_of(ctx: &Ctx<'_>, v: Option<&Value<'_>>) -> Duration {
       n
     }
   };
-  let ms = if (1.0..=TIMEOUT_MAX).contains(&ms) {
-    ms.trunc()
-  } else {
-    1.0
-  };
+  let ms = if (1.0..=TIMEOUT_MAX).contains(&ms) { ms.trunc() } else { 1.0 };
   Duration::from_millis(ms as u64)
 }
 
@@ -134,10 +130,8 @@ pub fn install<'js>(
   }
   for name in ["clearTimeout", "clearInterval"] {
     let s = shared.clone();
-    let f = Function::new(ctx.clone(), move |args: Rest<Value<'js>>| {
-      cancel(&s, args.0.first())
-    })?
-    .with_name(name)?;
+    let f = Function::new(ctx.clone(), move |args: Rest<Value<'js>>| cancel(&s, args.0.first()))?
+      .with_name(name)?;
     globals.set(name, f)?;
   }
   Ok(())
@@ -175,10 +169,7 @@ pub fn fire_due<'js>(
     let Ok(callback) = callback.restore(ctx) else {
       continue;
     };
-    let args: Vec<Value> = args
-      .into_iter()
-      .filter_map(|a| a.restore(ctx).ok())
-      .collect();
+    let args: Vec<Value> = args.into_iter().filter_map(|a| a.restore(ctx).ok()).collect();
     let mut call_args = rquickjs::function::Args::new(ctx.clone(), args.len());
     for a in args {
       let _ = call_args.push_arg(a);

@@ -65,10 +65,7 @@ pub enum TranspileErrorKind {
 impl TranspileError {
   /// The text a program failure shows: `SyntaxError: <message> (<line>:<column>)`.
   pub fn display(&self) -> String {
-    format!(
-      "SyntaxError: {} ({}:{})",
-      self.message, self.line, self.column
-    )
+    format!("SyntaxError: {} ({}:{})", self.message, self.line, self.column)
   }
 }
 
@@ -81,9 +78,7 @@ pub struct PositionMap {
 impl PositionMap {
   /// The program position of the emitted token at or before (`line`, `column`) on `line`.
   pub fn original(&self, line: u32, column: u32) -> Option<(u32, u32)> {
-    let idx = self
-      .entries
-      .partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
+    let idx = self.entries.partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
     let &(l, _, ol, oc) = self.entries.get(idx.checked_sub(1)?)?;
     if l != line {
       // No token starts on that line before the column: use the line's first token.
@@ -127,18 +122,10 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
     Ok(script) if errors.is_empty() => script,
     Ok(_) => {
       let e = errors.remove(0);
-      return Err(syntax_or_module(
-        program,
-        e.kind().msg().into_owned(),
-        to_user(e.span().lo),
-      ));
+      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
     }
     Err(e) => {
-      return Err(syntax_or_module(
-        program,
-        e.kind().msg().into_owned(),
-        to_user(e.span().lo),
-      ));
+      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
     }
   };
 
@@ -160,10 +147,7 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
   let unresolved = Mark::new();
   let top_level = Mark::new();
   let mut program_ast = Program::Script(script);
-  let ts_config = TsConfig {
-    native_class_properties: true,
-    ..Default::default()
-  };
+  let ts_config = TsConfig { native_class_properties: true, ..Default::default() };
   program_ast.mutate(resolver(unresolved, top_level, true));
   program_ast.mutate(typescript(ts_config, unresolved, top_level));
   program_ast.mutate(hygiene());
@@ -204,10 +188,7 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
     .collect();
   entries.sort_unstable();
   entries.dedup_by_key(|e| (e.0, e.1));
-  Ok(Transpiled {
-    code,
-    positions: PositionMap { entries },
-  })
+  Ok(Transpiled { code, positions: PositionMap { entries } })
 }
 
 /// The script must be exactly `(async () => { … })()`: one expression statement calling an
@@ -221,12 +202,7 @@ fn check_wrapper_shape(script: &Script) -> Result<(), BytePos> {
   let Stmt::Expr(expr_stmt) = first else {
     return Err(first.span().lo);
   };
-  let Expr::Call(CallExpr {
-    callee: Callee::Expr(callee),
-    args,
-    ..
-  }) = &*expr_stmt.expr
-  else {
+  let Expr::Call(CallExpr { callee: Callee::Expr(callee), args, .. }) = &*expr_stmt.expr else {
     return Err(expr_stmt.span.hi);
   };
   if !args.is_empty() {
@@ -252,12 +228,7 @@ fn syntax_or_module(program: &str, message: String, (line, column): (u32, u32)) 
   if looks_like_module_syntax(program, line) {
     return module_error(line, column);
   }
-  TranspileError {
-    kind: TranspileErrorKind::Syntax,
-    message,
-    line,
-    column,
-  }
+  TranspileError { kind: TranspileErrorKind::Syntax, message, line, column }
 }
 
 fn looks_like_module_syntax(program: &str, line: u32) -> bool {
@@ -265,11 +236,9 @@ fn looks_like_module_syntax(program: &str, line: u32) -> bool {
     return false;
   };
   let text = text.trim_start();
-  [
-    "import ", "import{", "import\"", "import'", "import*", "export ",
-  ]
-  .iter()
-  .any(|p| text.starts_with(p))
+  ["import ", "import{", "import\"", "import'", "import*", "export "]
+    .iter()
+    .any(|p| text.starts_with(p))
 }
 
 fn module_error(line: u32, column: u32) -> TranspileError {
@@ -303,9 +272,7 @@ mod tests {
   use super::*;
 
   fn ok(src: &str) -> String {
-    transpile(src)
-      .unwrap_or_else(|e| panic!("{src:?}: {e:?}"))
-      .code
+    transpile(src).unwrap_or_else(|e| panic!("{src:?}: {e:?}")).code
   }
 
   fn err(src: &str) -> TranspileError {
@@ -354,14 +321,8 @@ mod tests {
 
   #[test]
   fn imports_are_refused_with_a_clear_message() {
-    assert_eq!(
-      err("import fs from 'fs'\nreturn 1").kind,
-      TranspileErrorKind::Module
-    );
-    assert_eq!(
-      err("const m = await import('fs')").kind,
-      TranspileErrorKind::Module
-    );
+    assert_eq!(err("import fs from 'fs'\nreturn 1").kind, TranspileErrorKind::Module);
+    assert_eq!(err("const m = await import('fs')").kind, TranspileErrorKind::Module);
     assert_eq!(err("export const a = 1").kind, TranspileErrorKind::Module);
   }
 
