@@ -85,6 +85,7 @@ impl Pool {
   pub fn submit(&self, job: Job) {
     let mut st = self.lock();
     st.queue.push_back((Instant::now(), job));
+    // Published under the lock: the spinner re-checks the queue under it anyway.
     self.inner.queued.store(st.queue.len(), Ordering::Release);
     if st.spinning {
       // The spinning worker will take it.

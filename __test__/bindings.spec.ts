@@ -1,0 +1,396 @@
+import { afterAll, describe, expect, test } from 'vitest'
+import type { CodeBindingFunction, CodeBindingNamespace } from '../index'
+import { runtime } from './helpers'
+
+const rt = runtime()
+afterAll(() => rt.dispose())
+
+const TOOL_ERROR = { name: 'ToolCallError', memberNameProperty: 'toolName' }
+const tools = (functions: Record<string, CodeBindingFunction>, errorClass?: typeof TOOL_ERROR): CodeBindingNamespace =>
+  errorClass ? { global: 'tools', functions, errorClass } : { global: 'tools', functions }
+const run = (program: string, ...bindings: CodeBindingNamespace[]) => rt.run({ program, bindings })
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const ARGS_NOT_LOSSLESS = 'binding arguments must be lossless JSON'
+const RESOLUTION_NOT_LOSSLESS = 'binding resolution must be lossless JSON'
+
+/** Program text: calls `tools.<member>(<args>)` and returns how the call settled. */
+const settle = (call: string) => `
+  try {
+    return { resolved: await ${call} }
+  } catch (e: any) {
+    return {
+      isToolCallError: typeof ToolCallError === 'function' && e instanceof ToolCallError,
+      isError: e instanceof Error,
+      name: e.name,
+      toolName: e.toolName === undefined ? '<undefined>' : e.toolName,
+      message: e.message,
+    }
+  }`
+
+const typed = (member: string, message: string) => ({
+  isToolCallError: true,
+  isError: true,
+  name: 'ToolCallError',
+  toolName: member,
+  message,
+})
+
+describe('calls cross as detached lossless JSON', () => {
+  test('a nested JSON value makes an exact echo round trip', async () => {
+    const value = { a: [1, -2.5, 'three', null, true, false, { b: { c: [[], {}, ''] } }], 'key with spaces': 'ü\u2028😀', n: 1e300 }
+    const r = await run(`const v = ${JSON.stringify(value)}; return await tools.echo(v)`, tools({ echo: async (a) => a as any }))
+    expect(r).toEqual({ logs: [], value })
+  })
+
+  test('the host receives a detached copy: neither side sees the other mutate it', async () => {
+    let received: any
+    const take: CodeBindingFunction = async (args) => {
+      received = args
+      received.list.push('host')
+      received.added = true
+      return 'ok'
+    }
+    const r = await run(
+      `const v: any = { list: [1] }
+       const p = tools.take(v)
+       v.list.push('program')
+       v.late = true
+       await p
+       return v`,
+      tools({ take }),
+    )
+    expect(r).toEqual({ logs: [], value: { list: [1, 'program'], late: true } })
+    expect(received).toEqual({ list: [1, 'host'], added: true })
+  })
+})
+
+describe('rejections', () => {
+  test.each<[string, CodeBindingFunction, unknown]>([
+    ['a host Error rejection carries error.message', async () => Promise.reject(new TypeError('host failed')), typed('m', 'host failed')],
+    ['a string rejection carries the string', () => Promise.reject('plain words'), typed('m', 'plain words')],
+    ['a synchronous throw is a rejection', () => { throw new Error('thrown at once') }, typed('m', 'thrown at once')],
+    ['a non-Error, non-string rejection carries String(reason)', () => Promise.reject(42), typed('m', '42')],
+    ['a non-Promise return value resolves normally', (() => ({ sync: [1] })) as any, { resolved: { sync: [1] } }],
+  ])('with an error class, %s', async (_, fn, expected) => {
+    const r = await run(settle('tools.m({ x: 1 })'), tools({ m: fn }, TOOL_ERROR))
+    expect(r).toEqual({ logs: [], value: expected })
+  })
+
+  test('with an error class, a rejection whose String(reason) throws still rejects with a non-empty message', async () => {
+    const reason = { toString() { throw new Error('cannot print') } }
+    const r = await run(settle('tools.m(1)'), tools({ m: () => Promise.reject(reason) }, TOOL_ERROR))
+    expect(r.error).toBeUndefined()
+    const v = r.value as any
+    expect({ ...v, message: '<checked below>' }).toEqual({ ...typed('m', 'x'), message: '<checked below>' })
+    expect(typeof v.message).toBe('string')
+    expect(v.message.length).toBeGreaterThan(0)
+  })
+
+  test('the error class is a real global constructor whose instances carry the member name', async () => {
+    const r = await run(
+      `const e: any = await tools.bad(null).catch((e: any) => e)
+       const made: any = new ToolCallError('by hand')
+       return [typeof ToolCallError, Object.getPrototypeOf(e) === ToolCallError.prototype,
+         made instanceof ToolCallError, made instanceof Error, made.message, e.toolName]`,
+      tools({ bad: async () => { throw new Error('no') } }, TOOL_ERROR),
+    )
+    expect(r).toEqual({ logs: [], value: ['function', true, true, true, 'by hand', 'bad'] })
+  })
+
+  test('without an error class, rejections are plain Errors', async () => {
+    const r = await run(
+      `try { await tools.m(1) } catch (e: any) {
+         return [e instanceof Error, Object.getPrototypeOf(e) === Error.prototype, e.name, e.message, typeof ToolCallError]
+       }`,
+      tools({ m: async () => { throw new Error('plain') } }),
+    )
+    expect(r).toEqual({ logs: [], value: [true, true, 'Error', 'plain', 'undefined'] })
+  })
+})
+
+describe('arguments must be lossless JSON', () => {
+  test.each([
+    ['a Date', 'new Date(0)'],
+    ['an array with an extra property', '(() => { const a: any = [1, 2]; a.extra = 1; return a })()'],
+    ['a function', '() => 1'],
+    ['-0', '-0'],
+    ['nested -0', '{ a: [0, -0] }'],
+    ['NaN', 'NaN'],
+    ['Infinity', 'Infinity'],
+    ['a sparse array', '[1, , 3]'],
+    ['a cycle', '(() => { const o: any = { a: {} }; o.a.back = o; return o })()'],
+    ['a Map', 'new Map([[1, 2]])'],
+    ['undefined', 'undefined'],
+    ['nested undefined', '{ a: undefined }'],
+    ['a BigInt', '10n'],
+    ['a Proxy', 'new Proxy({}, {})'],
+    ['an accessor property', '{ get x() { return 1 } }'],
+    ['no argument', ''],
+    ['two arguments', '1, 2'],
+  ])('%s is rejected and the host function is never called', async (_, args) => {
+    const calls: unknown[] = []
+    const f: CodeBindingFunction = async (a) => {
+      calls.push(a)
+      return 'called'
+    }
+    const r = await run(
+      `let rejected: any
+       try { rejected = { resolved: await tools.f(${args}) } } catch (e: any) {
+         rejected = { isToolCallError: e instanceof ToolCallError, toolName: e.toolName, message: e.message }
+       }
+       return { rejected, after: await tools.f('valid') }`,
+      tools({ f }, TOOL_ERROR),
+    )
+    expect(r).toEqual({
+      logs: [],
+      value: { rejected: { isToolCallError: true, toolName: 'f', message: ARGS_NOT_LOSSLESS }, after: 'called' },
+    })
+    expect(calls).toEqual(['valid'])
+  })
+})
+
+describe('resolutions must be lossless JSON', () => {
+  class Instance {
+    x = 1
+  }
+  const cycle: any = { a: [] }
+  cycle.a.push(cycle)
+  test.each<[string, unknown]>([
+    ['a function', () => 1],
+    ['a Date', new Date(0)],
+    ['NaN', NaN],
+    ['-0', -0],
+    ['undefined', undefined],
+    ['an object with a throwing getter', { get x() { throw new Error('getter ran') } }],
+    ['a BigInt', 10n],
+    ['a class instance', new Instance()],
+    ['a cycle', cycle],
+    ['a nested undefined', { a: [undefined] }],
+  ])('%s rejects the program-side call', async (_, value) => {
+    const r = await run(settle('tools.m(1)'), tools({ m: async () => value as any }, TOOL_ERROR))
+    expect(r).toEqual({ logs: [], value: typed('m', RESOLUTION_NOT_LOSSLESS) })
+  })
+})
+
+describe('no depth limit', () => {
+  const DEPTH = 10_000
+  /** Depth of a value nested as alternating `[v]` and `{ k: v }` around the leaf `'leaf'`. */
+  const depthOf = (v: any) => {
+    let d = 0
+    while (typeof v === 'object' && v !== null) {
+      v = Array.isArray(v) ? v[0] : v.k
+      d++
+    }
+    return v === 'leaf' ? d : -1
+  }
+
+  test('a 10,000-deep argument crosses to the host intact', async () => {
+    let seen = -2
+    const r = await run(
+      `let v: any = 'leaf'
+       for (let i = 0; i < ${DEPTH}; i++) v = i % 2 ? [v] : { k: v }
+       return await tools.depth(v)`,
+      tools({ depth: async (a) => (seen = depthOf(a)) }),
+    )
+    expect(seen).toBe(DEPTH)
+    expect(r).toEqual({ logs: [], value: DEPTH })
+  })
+
+  test('a 10,000-deep resolution crosses back to the program intact', async () => {
+    const deep = () => {
+      let v: any = 'leaf'
+      for (let i = 0; i < DEPTH; i++) v = i % 2 ? [v] : { k: v }
+      return v
+    }
+    const r = await run(
+      `let v: any = await tools.deep(null)
+       let d = 0
+       while (typeof v === 'object' && v !== null) { v = Array.isArray(v) ? v[0] : v.k; d++ }
+       return v === 'leaf' ? d : -1`,
+      tools({ deep: async () => deep() }),
+    )
+    expect(r).toEqual({ logs: [], value: DEPTH })
+  })
+})
+
+describe('the namespace object', () => {
+  test('__proto__, constructor and toString are ordinary members of a null-prototype namespace', async () => {
+    const functions: Record<string, CodeBindingFunction> = {}
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      Object.defineProperty(functions, name, { value: async (a: any) => ({ member: name, a }), enumerable: true })
+    }
+    const r = await run(
+      `return {
+         calls: [await tools.__proto__(1), await tools.constructor(2), await tools.toString(3), await tools['__proto__'](4)],
+         nullProto: Object.getPrototypeOf(tools) === null,
+         own: Object.getOwnPropertyNames(tools).sort(),
+         hasOwnProperty: tools.hasOwnProperty === undefined,
+         undeclared: (tools as any).nope === undefined && !('hasOwnProperty' in tools),
+       }`,
+      tools(functions),
+    )
+    expect(r).toEqual({
+      logs: [],
+      value: {
+        calls: [
+          { member: '__proto__', a: 1 },
+          { member: 'constructor', a: 2 },
+          { member: 'toString', a: 3 },
+          { member: '__proto__', a: 4 },
+        ],
+        nullProto: true,
+        own: ['__proto__', 'constructor', 'toString'],
+        hasOwnProperty: true,
+        undeclared: true,
+      },
+    })
+  })
+})
+
+describe('programs that replace built-ins', () => {
+  test('hostile globals do not change how arguments, resolutions, errors and the completion cross', async () => {
+    const sent = { list: [1, 'two', { three: [3, [null]] }], t: true, f: false, n: null, s: 'str', x: -1.5 }
+    const resolution = { arr: [1, [2, { x: 'y' }]], empty: { a: [], o: {} }, s: 'str' }
+    let received: unknown
+    const r = await run(
+      `const OrigError = Error, getProto = Object.getPrototypeOf, ObjectProto = Object.prototype, ArrayProto = Array.prototype
+       const boom = (what: string) => function () { throw new OrigError(what + ' was called') }
+       Array.isArray = boom('Array.isArray') as any
+       Array.prototype.push = boom('push')
+       Object.keys = boom('Object.keys') as any
+       JSON.stringify = boom('JSON.stringify')
+       JSON.parse = boom('JSON.parse')
+       Promise.prototype.then = boom('then') as any
+       ;(globalThis as any).Object = undefined
+       ;(globalThis as any).Error = boom('Error')
+       const got: any = await tools.echo(${JSON.stringify(sent)})
+       let failure: any = 'no failure'
+       try { await tools.fail(1) } catch (e: any) {
+         failure = [e instanceof ToolCallError, e instanceof OrigError, e.name, e.toolName, e.message]
+       }
+       let lossy: any = 'no rejection'
+       try { await tools.echo([1, , 3]) } catch (e: any) { lossy = [e instanceof ToolCallError, e.message] }
+       const protos = [getProto(got) === ObjectProto, getProto(got.arr) === ArrayProto, getProto(got.arr[1][1]) === ObjectProto]
+       return { got, failure, lossy, protos, completion: [{ a: [1, 'b'] }, null, 0.5] }`,
+      tools(
+        {
+          echo: async (a) => {
+            received = a
+            return resolution
+          },
+          fail: async () => Promise.reject(new Error('typed still')),
+        },
+        TOOL_ERROR,
+      ),
+    )
+    expect(r).toEqual({
+      logs: [],
+      value: {
+        got: resolution,
+        failure: [true, true, 'ToolCallError', 'fail', 'typed still'],
+        lossy: [true, ARGS_NOT_LOSSLESS],
+        protos: [true, true, true],
+        completion: [{ a: [1, 'b'] }, null, 0.5],
+      },
+    })
+    expect(received).toEqual(sent)
+  })
+})
+
+describe('many calls and late answers', () => {
+  test('5,000 calls via Promise.all are all in flight at once, in call order, and all resolve', async () => {
+    const N = 5000
+    const order: unknown[] = []
+    const release: Array<() => void> = []
+    let pending = 0
+    let pendingWhenReleased = -1
+    let fallback: ReturnType<typeof setTimeout> | undefined
+    const releaseAll = () => {
+      clearTimeout(fallback)
+      if (pendingWhenReleased !== -1) return
+      pendingWhenReleased = pending
+      for (const r of release.splice(0)) r()
+    }
+    const f: CodeBindingFunction = (a) =>
+      new Promise((resolve) => {
+        order.push(a)
+        pending++
+        release.push(() => {
+          pending--
+          resolve((a as number) * 2)
+        })
+        // A fallback so a broken implementation fails the assertions instead of hanging.
+        if (fallback === undefined) fallback = setTimeout(releaseAll, 15_000)
+        if (pending === N) releaseAll()
+      })
+    const r = await run(
+      `const ps: Promise<any>[] = []
+       for (let i = 0; i < ${N}; i++) ps.push(tools.f(i))
+       const rs = await Promise.all(ps)
+       return { n: rs.length, exact: rs.every((r, i) => r === 2 * i) }`,
+      tools({ f }),
+    )
+    expect(pendingWhenReleased).toBe(N)
+    expect(r).toEqual({ logs: [], value: { n: N, exact: true } })
+    expect(order).toEqual(Array.from({ length: N }, (_, i) => i))
+  })
+
+  test('a host answer arriving after the run settled is dropped', async () => {
+    const late: Array<{ resolve: (v: any) => void; reject: (e: unknown) => void }> = []
+    let slowCalls = 0
+    const slow: CodeBindingFunction = () =>
+      new Promise((resolve, reject) => {
+        slowCalls++
+        late.push({ resolve, reject })
+      })
+    const r = await run(
+      `tools.slow(1)
+       tools.slow(2).catch(() => {})
+       tools.slow(3)
+       await tools.fast(null)
+       return 'done before the slow calls'`,
+      tools({ slow, fast: async () => 'fast' }, TOOL_ERROR),
+    )
+    expect(r).toEqual({ logs: [], value: 'done before the slow calls' })
+    expect(slowCalls).toBe(3)
+    late[0].resolve({ late: true })
+    late[1].reject(new Error('late rejection'))
+    late[2].resolve(() => 'not even JSON')
+    await sleep(50)
+    const next = await run('return await tools.fast(null)', tools({ fast: async () => 'still works' }))
+    expect(next).toEqual({ logs: [], value: 'still works' })
+  })
+})
+
+describe('several namespaces', () => {
+  test('namespaces coexist, route to their own functions and each gets its own error class', async () => {
+    const r = await run(
+      `const grab = (p: Promise<any>) => p.then(() => 'resolved', (e: any) => e)
+       const t = await grab(tools.fail(1)), d = await grab(db.fail(2)), p = await grab(plain.fail(3))
+       return {
+         values: [await tools.get('a'), await db.get('b'), await plain.get('c')],
+         classes: ToolCallError !== DbError,
+         tools: [t instanceof ToolCallError, t instanceof DbError, t.name, t.toolName, t.message],
+         db: [d instanceof DbError, d instanceof ToolCallError, d instanceof Error, d.name, d.query, d.message],
+         plain: [p instanceof Error, p instanceof ToolCallError, p instanceof DbError, p.name, p.message],
+       }`,
+      tools({ get: async (a) => ['tools', a as string], fail: async () => Promise.reject(new Error('tools failed')) }, TOOL_ERROR),
+      {
+        global: 'db',
+        functions: { get: async (a) => ['db', a as string], fail: () => Promise.reject('db failed') },
+        errorClass: { name: 'DbError', memberNameProperty: 'query' },
+      },
+      { global: 'plain', functions: { get: async (a) => ['plain', a as string], fail: async () => { throw new Error('plain failed') } } },
+    )
+    expect(r).toEqual({
+      logs: [],
+      value: {
+        values: [['tools', 'a'], ['db', 'b'], ['plain', 'c']],
+        classes: true,
+        tools: [true, false, 'ToolCallError', 'fail', 'tools failed'],
+        db: [true, false, true, 'DbError', 'fail', 'db failed'],
+        plain: [true, false, false, 'Error', 'plain failed'],
+      },
+    })
+  })
+})
