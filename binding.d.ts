@@ -12,25 +12,12 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 /** The native engine behind `CodeRuntime`. Not part of the public API. */
 export declare class NativeEngine {
   /**
-   * `threads`: pool threads kept ready; `onEvent(kind, runId, callId, functionIndex, text)`
-   * receives every result (kind 0) and binding call (kind 1).
+   * `threads`: pool threads kept ready; `onEvent(kind, runId, text)` receives every result
+   * (kind 0) and batch of binding calls (kind 1).
    */
   constructor(threads: number, onEvent: (arg: EventArgs) => void)
-  /** Starts a run and returns its id. Limits arrive validated from `index.js`. */
-  start(program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
-  /**
-   * The host's answer to one binding call (the common case of `settleCalls`, without the
-   * arrays).
-   */
-  settleCall(runId: number, callId: number, ok: boolean, text: string): void
-  /**
-   * The host's answers to binding calls, in one crossing: `oks[i]` says whether call
-   * `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
-   * in order, the rejection messages those of `messages`.
-   */
-  settleCalls(runId: number, callIds: Uint32Array, oks: Uint8Array, valuesJson: string, messages: Array<string>): void
-  /** Ends a run as `abort` with `reason` as its message. */
-  abort(runId: number, reason: string): void
+  /** The id the module functions take. */
+  get id(): number
   /** Ends every run and stops the threads; `done()` is called once all are idle. */
   dispose(done: () => void): void
   /** Runs in flight (for tests and metrics). */
@@ -38,6 +25,9 @@ export declare class NativeEngine {
   /** Pool threads alive (for tests and metrics). */
   get threads(): number
 }
+
+/** Ends a run as `abort` with `reason` as its message. */
+export declare function abort(engineId: number, runId: number, reason: string): void
 
 /** One binding namespace, validated by `index.js`. */
 export interface NativeBinding {
@@ -52,3 +42,22 @@ export interface NativeBinding {
  * signal), measured by the output ledger like any other result.
  */
 export declare function resultWithoutRunning(kind: string, message: string, maxOutputBytes: number): string
+
+/**
+ * The host's answer to one binding call (the common case of `settleCalls`, without the
+ * arrays).
+ */
+export declare function settleCall(engineId: number, runId: number, callId: number, ok: boolean, text: string): void
+
+/**
+ * The host's answers to binding calls, in one crossing: `oks[i]` says whether call
+ * `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
+ * in order, the rejection messages those of `messages`.
+ */
+export declare function settleCalls(engineId: number, runId: number, callIds: Uint32Array, oks: Uint8Array, valuesJson: string, messages: Array<string>): void
+
+/**
+ * Starts a run on engine `engineId` and returns its id. Limits arrive validated from
+ * `index.js`.
+ */
+export declare function start(engineId: number, program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number

@@ -836,4 +836,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.NativeEngine = nativeBinding.NativeEngine
+module.exports.abort = nativeBinding.abort
 module.exports.resultWithoutRunning = nativeBinding.resultWithoutRunning
+module.exports.settleCall = nativeBinding.settleCall
+module.exports.settleCalls = nativeBinding.settleCalls
+module.exports.start = nativeBinding.start

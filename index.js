@@ -7,11 +7,13 @@
 // alive exactly while a run is in flight (the native side only holds weak handles).
 // The engine itself — transpiling, executing, measuring — is Rust (see ARCHITECTURE.md).
 
-const { NativeEngine, resultWithoutRunning } = require('./binding.js')
+const native = require('./binding.js')
+const { NativeEngine, resultWithoutRunning } = native
 const os = require('node:os')
 const { types } = require('node:util')
 
 const { stringify: jsonStringify, parse: jsonParse } = JSON
+const { apply: reflectApply } = Reflect
 const EVENT_SETTLED = 0
 const POLL_AFTER_ANSWER_MS = 0.05
 const BINDING_RESOLUTION_NOT_LOSSLESS = 'binding resolution must be lossless JSON'
@@ -281,6 +283,7 @@ const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')
 class CodeRuntime {
   #config
   #engine
+  #engineId
   #runs = new Map()
   #keepAlive = null
   #disposed = false
@@ -292,6 +295,7 @@ class CodeRuntime {
     this.#engine = new NativeEngine(this.#config.threads, (kind, id, text) =>
       kind === EVENT_SETTLED ? this.#settled(id, text) : this.#calls(id, text),
     )
+    this.#engineId = this.#engine.id
   }
 
   get language() {
@@ -321,7 +325,8 @@ class CodeRuntime {
           memberNameProperty: ns.errorClass?.memberNameProperty,
         }
       })
-      const id = this.#engine.start(
+      const id = native.start(
+        this.#engineId,
         program,
         specs,
         config.computeMs,
@@ -331,7 +336,7 @@ class CodeRuntime {
       )
       const entry = { resolve, signal, onAbort: null, functions }
       if (signal) {
-        entry.onAbort = () => this.#engine.abort(id, abortMessage(signal))
+        entry.onAbort = () => native.abort(this.#engineId, id, abortMessage(signal))
         signal.addEventListener('abort', entry.onAbort, { once: true })
       }
       this.#runs.set(id, entry)
@@ -343,7 +348,9 @@ class CodeRuntime {
   #calls(runId, text) {
     const entry = this.#runs.get(runId)
     if (!entry) return
-    const [ids, args] = jsonParse(text)
+    const parsed = jsonParse(text)
+    const ids = parsed[0]
+    const args = parsed[1]
     for (let i = 0; i < args.length; i++) {
       const callId = ids[2 * i]
       const [fn, self] = entry.functions[ids[2 * i + 1]]
@@ -360,7 +367,7 @@ class CodeRuntime {
       const onReason = (reason) => this.#answer(runId, callId, false, rejectionMessage(reason))
       let result
       try {
-        result = Reflect.apply(fn, self, [args[i]])
+        result = reflectApply(fn, self, [args[i]])
       } catch (error) {
         onReason(error)
         continue
@@ -392,10 +399,17 @@ class CodeRuntime {
     if (!this.#runs.has(runId)) return
     if (batch.ids.length === 1) {
       const ok = batch.oks[0] === 1
-      this.#engine.settleCall(runId, batch.ids[0], ok, ok ? batch.values[0] : batch.messages[0])
+      native.settleCall(this.#engineId, runId, batch.ids[0], ok, ok ? batch.values[0] : batch.messages[0])
     } else {
       const values = batch.values.length === 0 ? '[]' : `[${batch.values.join(',')}]`
-      this.#engine.settleCalls(runId, Uint32Array.from(batch.ids), Uint8Array.from(batch.oks), values, batch.messages)
+      native.settleCalls(
+        this.#engineId,
+        runId,
+        Uint32Array.from(batch.ids),
+        Uint8Array.from(batch.oks),
+        values,
+        batch.messages,
+      )
     }
     this.#pollBriefly()
   }

@@ -13,7 +13,7 @@ const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt)
 const CALLS = opt('--calls', quick ? 200 : 5000)
-const REPS = opt('--reps', quick ? 1 : 5)
+const REPS = opt('--reps', quick ? 1 : 9)
 
 const echo = async (x) => x
 const bindings = [{ global: 'tools', functions: { echo } }]
@@ -32,24 +32,35 @@ const expected = (CALLS * (CALLS - 1)) / 2
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 async function perCall(rt, program) {
-  const samples = []
-  for (let rep = 0; rep < REPS + 1; rep++) {
-    const t0 = process.hrtime.bigint()
-    const r = await rt.run({ program, bindings })
-    const us = Number(process.hrtime.bigint() - t0) / 1e3 / CALLS
-    if (r.value !== expected) throw new Error(`wrong answer from ${rt.isolation}: ${JSON.stringify(r).slice(0, 300)}`)
-    if (rep > 0) samples.push(us) // the first repetition warms up
-  }
-  return median(samples)
+  const t0 = process.hrtime.bigint()
+  const r = await rt.run({ program, bindings })
+  const us = Number(process.hrtime.bigint() - t0) / 1e3 / CALLS
+  if (r.value !== expected) throw new Error(`wrong answer from ${rt.isolation}: ${JSON.stringify(r).slice(0, 300)}`)
+  return us
 }
 
 const ours = new CodeRuntime()
 const baseline = new WorkerThreadRuntime()
 const rows = []
 for (const s of SCENARIOS) {
-  const q = await perCall(ours, s.program)
-  const w = await perCall(baseline, s.program)
-  const row = { scenario: s.name, ours_us_per_call: +q.toFixed(2), worker_us_per_call: +w.toFixed(2), ratio: +(w / q).toFixed(1) }
+  // Warm up both, then alternate them so drift on a shared machine hits both alike; the
+  // ratio is the median of the per-pair ratios.
+  await perCall(ours, s.program)
+  await perCall(baseline, s.program)
+  const q = []
+  const w = []
+  const ratios = []
+  for (let rep = 0; rep < REPS; rep++) {
+    q.push(await perCall(ours, s.program))
+    w.push(await perCall(baseline, s.program))
+    ratios.push(w[w.length - 1] / q[q.length - 1])
+  }
+  const row = {
+    scenario: s.name,
+    ours_us_per_call: +median(q).toFixed(2),
+    worker_us_per_call: +median(w).toFixed(2),
+    ratio: +median(ratios).toFixed(1),
+  }
   rows.push(row)
   console.log(JSON.stringify(row))
 }

@@ -13,7 +13,9 @@ use code_runtime_core::{
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, LazyLock, RwLock};
 
 /// `(kind, runId, text)`: kind 0 = the run settled (`text` is the result JSON); kind 1 = the
 /// program called bindings (`text` is `[[callId, functionIndex, …], [argument, …]]` in call
@@ -75,16 +77,101 @@ pub struct NativeBinding {
   pub member_name_property: Option<String>,
 }
 
+/// Engines by id. The per-call entry points below are plain functions that look the engine
+/// up here: napi-rs class methods pay for `this` unwrapping and borrow tracking on every
+/// call, a measurable share of a binding call's cost.
+static ENGINES: LazyLock<RwLock<HashMap<u32, Arc<Engine>>>> = LazyLock::new(Default::default);
+static NEXT_ENGINE: AtomicU32 = AtomicU32::new(1);
+
+fn engine(id: u32) -> Option<Arc<Engine>> {
+  ENGINES.read().unwrap_or_else(|p| p.into_inner()).get(&id).cloned()
+}
+
 /// The native engine behind `CodeRuntime`. Not part of the public API.
 #[napi]
 pub struct NativeEngine {
-  engine: Engine,
+  id: u32,
+  engine: Arc<Engine>,
+}
+
+impl Drop for NativeEngine {
+  fn drop(&mut self) {
+    ENGINES.write().unwrap_or_else(|p| p.into_inner()).remove(&self.id);
+  }
+}
+
+/// Starts a run on engine `engineId` and returns its id. Limits arrive validated from
+/// `index.js`.
+#[napi(catch_unwind)]
+pub fn start(
+  engine_id: u32,
+  program: String,
+  bindings: Vec<NativeBinding>,
+  compute_ms: f64,
+  max_wall_ms: f64,
+  max_output_bytes: f64,
+  max_heap_mb: f64,
+) -> Result<f64> {
+  let limits =
+    Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
+  let bindings = bindings
+    .into_iter()
+    .map(|b| BindingSpec {
+      global: b.global,
+      members: b.members,
+      error_class: b.error_class_name.map(|name| ErrorClassSpec {
+        name,
+        member_name_property: b.member_name_property.unwrap_or_default(),
+      }),
+    })
+    .collect();
+  let disposed = || Error::new(Status::GenericFailure, "CodeRuntime.run() called after disposal");
+  match engine(engine_id).ok_or_else(disposed)?.start(program, bindings, limits) {
+    Ok(id) => Ok(id as f64),
+    Err(_) => Err(disposed()),
+  }
+}
+
+/// The host's answer to one binding call (the common case of `settleCalls`, without the
+/// arrays).
+#[napi(catch_unwind)]
+pub fn settle_call(engine_id: u32, run_id: f64, call_id: u32, ok: bool, text: String) {
+  if let Some(engine) = engine(engine_id) {
+    let outcome = if ok { Ok(text) } else { Err(text) };
+    engine.settle_calls(run_id as RunId, vec![(call_id, outcome)]);
+  }
+}
+
+/// The host's answers to binding calls, in one crossing: `oks[i]` says whether call
+/// `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
+/// in order, the rejection messages those of `messages`.
+#[napi(catch_unwind)]
+pub fn settle_calls(
+  engine_id: u32,
+  run_id: f64,
+  call_ids: Uint32Array,
+  oks: Uint8Array,
+  values_json: String,
+  messages: Vec<String>,
+) {
+  if let Some(engine) = engine(engine_id) {
+    let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
+    engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
+  }
+}
+
+/// Ends a run as `abort` with `reason` as its message.
+#[napi(catch_unwind)]
+pub fn abort(engine_id: u32, run_id: f64, reason: String) {
+  if let Some(engine) = engine(engine_id) {
+    engine.abort(run_id as RunId, reason);
+  }
 }
 
 #[napi]
 impl NativeEngine {
-  /// `threads`: pool threads kept ready; `onEvent(kind, runId, callId, functionIndex, text)`
-  /// receives every result (kind 0) and binding call (kind 1).
+  /// `threads`: pool threads kept ready; `onEvent(kind, runId, text)` receives every result
+  /// (kind 0) and batch of binding calls (kind 1).
   #[napi(constructor, catch_unwind)]
   pub fn new(threads: u32, on_event: Function<FnArgs<EventArgs>, ()>) -> Result<Self> {
     let on_event: EventFn = on_event
@@ -92,67 +179,16 @@ impl NativeEngine {
       .weak::<true>()
       .build_callback(|ctx| Ok(FnArgs::from(ctx.value)))?;
     let host = Arc::new(NodeHost { on_event });
-    Ok(NativeEngine { engine: Engine::new(EngineConfig { threads: threads as usize }, host) })
+    let engine = Arc::new(Engine::new(EngineConfig { threads: threads as usize }, host));
+    let id = NEXT_ENGINE.fetch_add(1, Ordering::Relaxed);
+    ENGINES.write().unwrap_or_else(|p| p.into_inner()).insert(id, engine.clone());
+    Ok(NativeEngine { id, engine })
   }
 
-  /// Starts a run and returns its id. Limits arrive validated from `index.js`.
-  #[napi(catch_unwind)]
-  pub fn start(
-    &self,
-    program: String,
-    bindings: Vec<NativeBinding>,
-    compute_ms: f64,
-    max_wall_ms: f64,
-    max_output_bytes: f64,
-    max_heap_mb: f64,
-  ) -> Result<f64> {
-    let limits =
-      Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
-    let bindings = bindings
-      .into_iter()
-      .map(|b| BindingSpec {
-        global: b.global,
-        members: b.members,
-        error_class: b.error_class_name.map(|name| ErrorClassSpec {
-          name,
-          member_name_property: b.member_name_property.unwrap_or_default(),
-        }),
-      })
-      .collect();
-    match self.engine.start(program, bindings, limits) {
-      Ok(id) => Ok(id as f64),
-      Err(_) => Err(Error::new(Status::GenericFailure, "CodeRuntime.run() called after disposal")),
-    }
-  }
-
-  /// The host's answer to one binding call (the common case of `settleCalls`, without the
-  /// arrays).
-  #[napi(catch_unwind)]
-  pub fn settle_call(&self, run_id: f64, call_id: u32, ok: bool, text: String) {
-    let outcome = if ok { Ok(text) } else { Err(text) };
-    self.engine.settle_calls(run_id as RunId, vec![(call_id, outcome)]);
-  }
-
-  /// The host's answers to binding calls, in one crossing: `oks[i]` says whether call
-  /// `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
-  /// in order, the rejection messages those of `messages`.
-  #[napi(catch_unwind)]
-  pub fn settle_calls(
-    &self,
-    run_id: f64,
-    call_ids: Uint32Array,
-    oks: Uint8Array,
-    values_json: String,
-    messages: Vec<String>,
-  ) {
-    let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
-    self.engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
-  }
-
-  /// Ends a run as `abort` with `reason` as its message.
-  #[napi(catch_unwind)]
-  pub fn abort(&self, run_id: f64, reason: String) {
-    self.engine.abort(run_id as RunId, reason);
+  /// The id the module functions take.
+  #[napi(getter, catch_unwind)]
+  pub fn id(&self) -> u32 {
+    self.id
   }
 
   /// Ends every run and stops the threads; `done()` is called once all are idle.

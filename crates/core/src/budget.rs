@@ -91,8 +91,11 @@ pub struct RunControl {
   started: Instant,
   /// CPU nanoseconds used by finished slices.
   cpu_used_ns: AtomicU64,
-  /// Thread CPU clock at the start of the current slice (0 when no slice runs).
+  /// Thread CPU clock at the start of the current slice (0 until first read in the slice).
   slice_start_ns: AtomicU64,
+  /// Wall clock (ns since `started`, plus one) at the start of the current slice; 0 when no
+  /// slice runs.
+  slice_wall_start_ns: AtomicU64,
   heap_exhausted: AtomicBool,
 }
 
@@ -105,6 +108,7 @@ impl RunControl {
       started: Instant::now(),
       cpu_used_ns: AtomicU64::new(0),
       slice_start_ns: AtomicU64::new(0),
+      slice_wall_start_ns: AtomicU64::new(0),
       heap_exhausted: AtomicBool::new(false),
     }
   }
@@ -135,26 +139,45 @@ impl RunControl {
     self.stop(cause)
   }
 
+  /// A slice starts on this thread. Reading the thread CPU clock is a system call, so it is
+  /// deferred until the first budget check inside the slice: a slice too short to reach one
+  /// (the common case: settle a call, run to the next `await`) is charged its wall time,
+  /// which on a running thread is its CPU time; a long slice is charged exact CPU time.
   pub fn begin_slice(&self) {
-    self.slice_start_ns.store(thread_cpu_ns().max(1), Ordering::Release);
+    self.slice_wall_start_ns.store(self.started.elapsed().as_nanos() as u64 + 1, Ordering::Release);
+    self.slice_start_ns.store(0, Ordering::Release);
   }
 
   pub fn end_slice(&self) {
-    let start = self.slice_start_ns.swap(0, Ordering::AcqRel);
-    if start != 0 {
-      self.cpu_used_ns.fetch_add(thread_cpu_ns().saturating_sub(start), Ordering::AcqRel);
+    let wall_start = self.slice_wall_start_ns.swap(0, Ordering::AcqRel);
+    if wall_start == 0 {
+      return;
     }
+    let cpu_start = self.slice_start_ns.swap(0, Ordering::AcqRel);
+    let used = if cpu_start != 0 {
+      thread_cpu_ns().saturating_sub(cpu_start)
+    } else {
+      (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start)
+    };
+    self.cpu_used_ns.fetch_add(used, Ordering::AcqRel);
   }
 
-  /// CPU time this run's JavaScript has used, in nanoseconds.
+  /// CPU time this run's JavaScript has used, in nanoseconds. Called on the run's thread.
   pub fn cpu_used_ns(&self) -> u64 {
     let done = self.cpu_used_ns.load(Ordering::Acquire);
-    let start = self.slice_start_ns.load(Ordering::Acquire);
-    if start == 0 {
-      done
-    } else {
-      done + thread_cpu_ns().saturating_sub(start)
+    let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);
+    if wall_start == 0 {
+      return done;
     }
+    let now = thread_cpu_ns();
+    let mut cpu_start = self.slice_start_ns.load(Ordering::Acquire);
+    if cpu_start == 0 {
+      // First check in this slice: count the slice so far as on-CPU.
+      let so_far = (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start);
+      cpu_start = now.saturating_sub(so_far).max(1);
+      self.slice_start_ns.store(cpu_start, Ordering::Release);
+    }
+    done + now.saturating_sub(cpu_start)
   }
 
   pub fn mark_heap_exhausted(&self) {
