@@ -25,6 +25,7 @@ pub mod pool;
 pub mod raw;
 pub mod run;
 pub mod timers;
+pub mod web;
 
 pub use bindings::{BindingSpec, ErrorClassSpec, SettleBatch};
 pub use budget::{Limits, StopCause};

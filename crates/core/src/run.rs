@@ -19,7 +19,7 @@ use crate::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch}
 use crate::budget::{HeapAllocator, RunControl, StopCause};
 use crate::ledger::{Completion, Failure, FailureKind, Ledger};
 use crate::timers::{self, Timers};
-use crate::{bridge, console, messages, raw, Host, HostCall, RunId};
+use crate::{bridge, console, messages, raw, web, Host, HostCall, RunId};
 use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
@@ -323,6 +323,7 @@ impl Run {
     console::install(ctx, &globals, &self.shared)?;
     bindings::install(ctx, &globals, &self.shared)?;
     timers::install(ctx, &globals, &self.shared)?;
+    web::install(ctx, &globals)?;
     // The native `stack` accessor of Error.prototype, kept before the program can replace it.
     let error_ctor: Object = globals.get("Error")?;
     let error_proto: Object = error_ctor.get("prototype")?;

@@ -1,0 +1,533 @@
+// Web-platform globals for programs, loaded lazily into a run's context on first use (see
+// web.rs). Evaluates to a factory: given the natives, it returns the globals to define.
+// Behaviour and error messages follow Node's implementations of the same globals.
+;(function (native) {
+  'use strict'
+  const { defineProperty, getPrototypeOf, keys: objectKeys, freeze } = Object
+  const TypedArray = getPrototypeOf(Uint8Array)
+  const isView = ArrayBuffer.isView
+
+  const codeError = (Ctor, code, message) => {
+    const e = new Ctor(message)
+    defineProperty(e, 'code', { value: code, writable: true, enumerable: true, configurable: true })
+    return e
+  }
+  const domError = (message, name) => new DOMException(message, name)
+
+  // ---- TextEncoder / TextDecoder (UTF-8) -------------------------------------------------
+
+  class TextEncoder {
+    get encoding() {
+      return 'utf-8'
+    }
+    encode(input = '') {
+      return native.utf8Encode(`${input}`)
+    }
+    encodeInto(source, destination) {
+      if (!(destination instanceof Uint8Array)) {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "dest" argument must be an instance of Uint8Array.')
+      }
+      const [read, written] = native.utf8EncodeInto(`${source}`, destination)
+      return { read, written }
+    }
+  }
+  defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: 'TextEncoder', configurable: true })
+
+  const UTF8_LABELS = ['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']
+
+  /** Bytes at the end of `bytes` that start a UTF-8 sequence it does not finish. */
+  function incompleteTail(bytes) {
+    const n = bytes.length
+    for (let back = 1; back <= 3 && back <= n; back++) {
+      const b = bytes[n - back]
+      if ((b & 0xc0) === 0x80) continue // continuation byte: look further back
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
+      return need > back ? back : 0
+    }
+    return 0
+  }
+
+  class TextDecoder {
+    #fatal
+    #ignoreBOM
+    #pending = null
+    #started = false
+    constructor(encoding = 'utf-8', options = {}) {
+      const label = `${encoding}`.trim().toLowerCase()
+      if (!UTF8_LABELS.includes(label)) {
+        throw codeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', `The "${encoding}" encoding is not supported`)
+      }
+      if (options !== undefined && options !== null && typeof options !== 'object') {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options" argument must be of type object.')
+      }
+      this.#fatal = Boolean(options?.fatal)
+      this.#ignoreBOM = Boolean(options?.ignoreBOM)
+    }
+    get encoding() {
+      return 'utf-8'
+    }
+    get fatal() {
+      return this.#fatal
+    }
+    get ignoreBOM() {
+      return this.#ignoreBOM
+    }
+    decode(input = new Uint8Array(0), options = {}) {
+      let bytes
+      if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
+        bytes = new Uint8Array(input)
+      } else if (isView(input)) {
+        bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
+      } else {
+        throw codeError(
+          TypeError,
+          'ERR_INVALID_ARG_TYPE',
+          'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
+        )
+      }
+      const stream = Boolean(options?.stream)
+      if (this.#pending !== null) {
+        const joined = new Uint8Array(this.#pending.length + bytes.length)
+        joined.set(this.#pending)
+        joined.set(bytes, this.#pending.length)
+        bytes = joined
+        this.#pending = null
+      }
+      if (stream) {
+        const tail = incompleteTail(bytes)
+        if (tail > 0) {
+          this.#pending = bytes.slice(bytes.length - tail)
+          bytes = bytes.subarray(0, bytes.length - tail)
+        }
+      }
+      // The BOM is stripped only at the start of a stream.
+      const ignoreBOM = this.#ignoreBOM || this.#started
+      this.#started = stream
+      const text = native.utf8Decode(bytes, this.#fatal, ignoreBOM)
+      if (text === null) {
+        this.#started = false
+        throw codeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', 'The encoded data was not valid for encoding utf-8')
+      }
+      return text
+    }
+  }
+  defineProperty(TextDecoder.prototype, Symbol.toStringTag, { value: 'TextDecoder', configurable: true })
+
+  // ---- atob / btoa (forgiving base64, Node's messages) -----------------------------------
+
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  const B64_INDEX = new Int16Array(128).fill(-1)
+  for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i
+
+  function btoa(...args) {
+    if (args.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified')
+    const input = `${args[0]}`
+    let out = ''
+    for (let i = 0; i < input.length; i += 3) {
+      const a = input.charCodeAt(i)
+      const b = i + 1 < input.length ? input.charCodeAt(i + 1) : 0
+      const c = i + 2 < input.length ? input.charCodeAt(i + 2) : 0
+      if (a > 0xff || b > 0xff || c > 0xff) throw domError('Invalid character', 'InvalidCharacterError')
+      const n = (a << 16) | (b << 8) | c
+      out += B64[n >> 18] + B64[(n >> 12) & 63]
+      out += i + 1 < input.length ? B64[(n >> 6) & 63] : '='
+      out += i + 2 < input.length ? B64[n & 63] : '='
+    }
+    return out
+  }
+
+  function atob(...args) {
+    if (args.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "input" argument must be specified')
+    const input = `${args[0]}`
+    let data = ''
+    let equals = 0
+    for (let i = 0; i < input.length; i++) {
+      const ch = input.charCodeAt(i)
+      if (ch === 0x09 || ch === 0x0a || ch === 0x0c || ch === 0x0d || ch === 0x20) continue
+      if (ch === 0x3d) {
+        equals++
+        if (equals > 2) throw domError('Invalid character', 'InvalidCharacterError')
+      } else if (ch >= 128 || B64_INDEX[ch] < 0 || equals > 0) {
+        throw domError('Invalid character', 'InvalidCharacterError')
+      }
+      data += input[i]
+    }
+    let remainder = data.length % 4
+    if (remainder === 0) {
+      remainder = (data.length - equals) % 4
+    } else if (equals > 0) {
+      throw domError('Invalid character', 'InvalidCharacterError')
+    }
+    if (remainder === 1) throw domError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError')
+    let out = ''
+    let bits = 0
+    let acc = 0
+    for (let i = 0; i < data.length - equals; i++) {
+      acc = (acc << 6) | B64_INDEX[data.charCodeAt(i)]
+      bits += 6
+      if (bits >= 8) {
+        bits -= 8
+        out += String.fromCharCode((acc >> bits) & 0xff)
+      }
+    }
+    return out
+  }
+
+  // ---- URLSearchParams / URL (WHATWG, parsing by the url crate) --------------------------
+
+  const LIST = Symbol('list')
+  const OWNER = Symbol('owner')
+  const UPDATE = Symbol('update')
+
+  class URLSearchParams {
+    constructor(init = undefined) {
+      this[LIST] = []
+      this[OWNER] = null
+      if (init === undefined || init === null) return
+      if (typeof init === 'object' || typeof init === 'function') {
+        const iter = init[Symbol.iterator]
+        if (iter !== undefined && iter !== null) {
+          if (typeof iter !== 'function') throw codeError(TypeError, 'ERR_ARG_NOT_ITERABLE', 'Query pairs must be iterable')
+          for (const pair of init) {
+            if (pair === null || (typeof pair !== 'object' && typeof pair !== 'function') || typeof pair[Symbol.iterator] !== 'function') {
+              throw codeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple')
+            }
+            const parts = [...pair]
+            if (parts.length !== 2) {
+              throw codeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple')
+            }
+            this[LIST].push([`${parts[0]}`, `${parts[1]}`])
+          }
+        } else {
+          for (const key of Reflect.ownKeys(init)) {
+            if (typeof key !== 'string') continue
+            const d = Object.getOwnPropertyDescriptor(init, key)
+            if (d && d.enumerable) this[LIST].push([key, `${init[key]}`])
+          }
+        }
+        return
+      }
+      let s = `${init}`
+      if (s.startsWith('?')) s = s.slice(1)
+      this[LIST] = pairsOf(s)
+    }
+    get size() {
+      return this[LIST].length
+    }
+    append(name, value) {
+      checkArgs(arguments.length, 2, 'name', 'value')
+      this[LIST].push([`${name}`, `${value}`])
+      this[UPDATE]()
+    }
+    delete(name, value = undefined) {
+      checkArgs(arguments.length, 1, 'name')
+      name = `${name}`
+      const hasValue = value !== undefined
+      value = hasValue ? `${value}` : value
+      this[LIST] = this[LIST].filter(([k, v]) => !(k === name && (!hasValue || v === value)))
+      this[UPDATE]()
+    }
+    get(name) {
+      checkArgs(arguments.length, 1, 'name')
+      name = `${name}`
+      const hit = this[LIST].find(([k]) => k === name)
+      return hit === undefined ? null : hit[1]
+    }
+    getAll(name) {
+      checkArgs(arguments.length, 1, 'name')
+      name = `${name}`
+      return this[LIST].filter(([k]) => k === name).map(([, v]) => v)
+    }
+    has(name, value = undefined) {
+      checkArgs(arguments.length, 1, 'name')
+      name = `${name}`
+      const hasValue = value !== undefined
+      value = hasValue ? `${value}` : value
+      return this[LIST].some(([k, v]) => k === name && (!hasValue || v === value))
+    }
+    set(name, value) {
+      checkArgs(arguments.length, 2, 'name', 'value')
+      name = `${name}`
+      value = `${value}`
+      const list = this[LIST]
+      const first = list.findIndex(([k]) => k === name)
+      if (first < 0) list.push([name, value])
+      else {
+        list[first][1] = value
+        this[LIST] = list.filter(([k], i) => i <= first || k !== name)
+      }
+      this[UPDATE]()
+    }
+    sort() {
+      const list = this[LIST]
+      // Stable sort by UTF-16 code units of the name.
+      const indexed = list.map((pair, i) => [pair, i])
+      indexed.sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j))
+      this[LIST] = indexed.map(([pair]) => pair)
+      this[UPDATE]()
+    }
+    forEach(callback, thisArg = undefined) {
+      if (typeof callback !== 'function') {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function.')
+      }
+      for (let i = 0; i < this[LIST].length; i++) {
+        const [k, v] = this[LIST][i]
+        callback.call(thisArg, v, k, this)
+      }
+    }
+    *entries() {
+      for (let i = 0; i < this[LIST].length; i++) yield [this[LIST][i][0], this[LIST][i][1]]
+    }
+    *keys() {
+      for (let i = 0; i < this[LIST].length; i++) yield this[LIST][i][0]
+    }
+    *values() {
+      for (let i = 0; i < this[LIST].length; i++) yield this[LIST][i][1]
+    }
+    toString() {
+      const flat = []
+      for (const [k, v] of this[LIST]) flat.push(k, v)
+      return native.formSerialize(flat)
+    }
+    [UPDATE]() {
+      const owner = this[OWNER]
+      if (owner !== null) owner[UPDATE](this.toString())
+    }
+  }
+  URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries
+  defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true })
+
+  function pairsOf(s) {
+    const flat = native.formParse(s)
+    const list = []
+    for (let i = 0; i < flat.length; i += 2) list.push([flat[i], flat[i + 1]])
+    return list
+  }
+
+  function checkArgs(got, need, ...names) {
+    if (got < need) {
+      const what = names.slice(0, need).map((n) => `"${n}"`).join(' and ')
+      throw codeError(TypeError, 'ERR_MISSING_ARGS', `The ${what} argument${need > 1 ? 's' : ''} must be specified`)
+    }
+  }
+
+  const PARTS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash']
+  const COMPONENTS = Symbol('components')
+  const PARAMS = Symbol('params')
+
+  function invalidUrl(input, base) {
+    const e = codeError(TypeError, 'ERR_INVALID_URL', 'Invalid URL')
+    defineProperty(e, 'input', { value: input, writable: true, enumerable: true, configurable: true })
+    if (base !== undefined) defineProperty(e, 'base', { value: base, writable: true, enumerable: true, configurable: true })
+    return e
+  }
+
+  class URL {
+    constructor(url, base = undefined) {
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "url" argument must be specified')
+      const input = `${url}`
+      const baseText = base === undefined ? undefined : `${base}`
+      const parts = native.urlParse(input, baseText)
+      if (parts === null) throw invalidUrl(input, baseText)
+      this[COMPONENTS] = parts
+      this[PARAMS] = null
+    }
+    static canParse(url, base = undefined) {
+      return native.urlParse(`${url}`, base === undefined ? undefined : `${base}`) !== null
+    }
+    static parse(url, base = undefined) {
+      const parts = native.urlParse(`${url}`, base === undefined ? undefined : `${base}`)
+      if (parts === null) return null
+      const u = Object.create(URL.prototype)
+      u[COMPONENTS] = parts
+      u[PARAMS] = null
+      return u
+    }
+    get searchParams() {
+      if (this[PARAMS] === null) {
+        const params = new URLSearchParams(this[COMPONENTS][9])
+        params[OWNER] = this
+        this[PARAMS] = params
+      }
+      return this[PARAMS]
+    }
+    toString() {
+      return this[COMPONENTS][0]
+    }
+    toJSON() {
+      return this[COMPONENTS][0]
+    }
+    [UPDATE](query) {
+      // From searchParams: an empty query removes the `?`.
+      const next = native.urlSet(this[COMPONENTS][0], 'search', query)
+      if (next !== null) this[COMPONENTS] = next
+    }
+  }
+  PARTS.forEach((part, index) => {
+    const descriptor = {
+      get() {
+        return this[COMPONENTS][index]
+      },
+      enumerable: true,
+      configurable: true,
+    }
+    if (part !== 'origin') {
+      descriptor.set = function (value) {
+        const next = native.urlSet(this[COMPONENTS][0], part, `${value}`)
+        if (next === null) {
+          if (part === 'href') throw invalidUrl(`${value}`)
+          return
+        }
+        this[COMPONENTS] = next
+        if (this[PARAMS] !== null && (part === 'href' || part === 'search')) {
+          this[PARAMS][LIST] = pairsOf(next[9].startsWith('?') ? next[9].slice(1) : next[9])
+        }
+      }
+    }
+    defineProperty(URL.prototype, part, descriptor)
+  })
+  defineProperty(URL.prototype, Symbol.toStringTag, { value: 'URL', configurable: true })
+
+  // ---- structuredClone -------------------------------------------------------------------
+
+  function describe(value) {
+    if (typeof value === 'symbol') return value.toString()
+    if (typeof value === 'function') return `${value}`
+    return Object.prototype.toString.call(value).replace(/^\[object (.*)\]$/, '#<$1>')
+  }
+
+  function uncloneable(value) {
+    return domError(`${describe(value)} could not be cloned.`, 'DataCloneError')
+  }
+
+  const ERROR_TYPES = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError }
+
+  function structuredClone(...args) {
+    if (args.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The value argument must be specified')
+    const seen = new Map()
+    // An explicit work list: deep values clone without deep native recursion.
+    const work = []
+    const cloneShallow = (value) => {
+      if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+        if (typeof value === 'symbol') throw uncloneable(value)
+        return value
+      }
+      if (typeof value === 'function') throw uncloneable(value)
+      if (seen.has(value)) return seen.get(value)
+      let copy
+      const tag = Object.prototype.toString.call(value)
+      if (Array.isArray(value)) {
+        copy = new Array(value.length)
+        seen.set(value, copy)
+        for (const key of objectKeys(value)) work.push([copy, key, value[key]])
+        return copy
+      }
+      switch (tag) {
+        case '[object Date]':
+          copy = new Date(value.getTime())
+          break
+        case '[object RegExp]':
+          copy = new RegExp(value.source, value.flags)
+          break
+        case '[object Boolean]':
+          copy = new Boolean(value.valueOf())
+          break
+        case '[object Number]':
+          copy = new Number(value.valueOf())
+          break
+        case '[object String]':
+          copy = new String(value.valueOf())
+          break
+        case '[object BigInt]':
+          copy = Object(value.valueOf())
+          break
+        case '[object ArrayBuffer]':
+          copy = value.slice(0)
+          break
+        case '[object Map]':
+          copy = new Map()
+          seen.set(value, copy)
+          for (const [k, v] of value) work.push([copy, MAP_ENTRY, k, v])
+          return copy
+        case '[object Set]':
+          copy = new Set()
+          seen.set(value, copy)
+          for (const v of value) work.push([copy, SET_ENTRY, v])
+          return copy
+        case '[object Error]': {
+          const name = value.name
+          const Ctor = Object.prototype.hasOwnProperty.call(ERROR_TYPES, name) ? ERROR_TYPES[name] : Error
+          copy = new Ctor()
+          seen.set(value, copy)
+          const message = value.message
+          if (message !== undefined) {
+            defineProperty(copy, 'message', { value: `${message}`, writable: true, configurable: true })
+          }
+          if (typeof value.stack === 'string') {
+            defineProperty(copy, 'stack', { value: value.stack, writable: true, configurable: true })
+          }
+          if ('cause' in value) work.push([copy, ERROR_CAUSE, value.cause])
+          return copy
+        }
+        default:
+          if (value instanceof TypedArray) {
+            const Ctor = value.constructor
+            const buffer = cloneShallow(value.buffer)
+            copy = new Ctor(buffer, value.byteOffset, value.length)
+          } else if (value instanceof DataView) {
+            copy = new DataView(cloneShallow(value.buffer), value.byteOffset, value.byteLength)
+          } else if (tag === '[object Object]' || tag === '[object Arguments]') {
+            copy = {}
+            seen.set(value, copy)
+            for (const key of objectKeys(value)) work.push([copy, key, value[key]])
+            return copy
+          } else {
+            throw uncloneable(value)
+          }
+      }
+      seen.set(value, copy)
+      return copy
+    }
+    const root = cloneShallow(args[0])
+    // First in, first out: properties and entries keep their order.
+    for (let next = 0; next < work.length; next++) {
+      const item = work[next]
+      work[next] = undefined
+      const target = item[0]
+      if (item[1] === MAP_ENTRY) target.set(cloneShallow(item[2]), cloneShallow(item[3]))
+      else if (item[1] === SET_ENTRY) target.add(cloneShallow(item[2]))
+      else if (item[1] === ERROR_CAUSE) {
+        defineProperty(target, 'cause', { value: cloneShallow(item[2]), writable: true, configurable: true })
+      } else {
+        target[item[1]] = cloneShallow(item[2])
+      }
+    }
+    return root
+  }
+  const MAP_ENTRY = Symbol('map entry')
+  const SET_ENTRY = Symbol('set entry')
+  const ERROR_CAUSE = Symbol('error cause')
+
+  // ---- crypto ----------------------------------------------------------------------------
+
+  const INTEGER_ARRAYS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']
+
+  const crypto = {
+    getRandomValues(typedArray) {
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "typedArray" argument must be specified')
+      const tag = isView(typedArray) ? Object.prototype.toString.call(typedArray).slice(8, -1) : ''
+      if (!INTEGER_ARRAYS.includes(tag)) {
+        throw domError('The data argument must be an integer-type TypedArray', 'TypeMismatchError')
+      }
+      if (typedArray.byteLength > 65536) throw domError('The requested length exceeds 65,536 bytes', 'QuotaExceededError')
+      native.randomFill(typedArray)
+      return typedArray
+    },
+    randomUUID() {
+      return native.randomUUID()
+    },
+  }
+  defineProperty(crypto, Symbol.toStringTag, { value: 'Crypto', configurable: true })
+
+  return freeze({ structuredClone, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto })
+})

@@ -1,0 +1,598 @@
+//! The web-platform globals programs reach for: `structuredClone`, `TextEncoder`,
+//! `TextDecoder`, `URL`, `URLSearchParams`, `atob`, `btoa`, `crypto`; and a per-run seeded
+//! `Math.random`.
+//!
+//! Cost model: a fresh context per run makes every eager global a per-run cost, so these are
+//! installed *lazily*. Each name starts as an accessor on `globalThis`; the first read loads
+//! the prelude (`prelude/web.js`, compiled to QuickJS bytecode once per process and read
+//! into each context that needs it), which replaces every accessor with an ordinary
+//! writable, configurable data property. A write before any read simply defines the
+//! property. `Math.random` is replaced eagerly (one function), seeded from the OS.
+//!
+//! The prelude is plain JavaScript over a few natives defined here: UTF-8 coding, WHATWG URL
+//! parsing and setters (the `url` crate), `application/x-www-form-urlencoded` parsing and
+//! serialising (`form_urlencoded`), and OS randomness (`getrandom`). The natives read
+//! strings and typed arrays directly and run no program code.
+
+use crate::raw::{self, Owned};
+use rquickjs::function::Rest;
+use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
+use std::cell::Cell;
+use std::sync::OnceLock;
+
+/// The globals the prelude defines.
+pub const LAZY_GLOBALS: &[&str] = &[
+  "structuredClone",
+  "TextEncoder",
+  "TextDecoder",
+  "URL",
+  "URLSearchParams",
+  "atob",
+  "btoa",
+  "crypto",
+];
+
+const PRELUDE_SOURCE: &str = include_str!("prelude/web.js");
+
+/// The prelude as bytecode, compiled on first use in whichever context needs it first.
+static PRELUDE_BYTECODE: OnceLock<Vec<u8>> = OnceLock::new();
+
+fn bytecode(ctx: &Ctx<'_>) -> rquickjs::Result<&'static [u8]> {
+  if let Some(b) = PRELUDE_BYTECODE.get() {
+    return Ok(b);
+  }
+  let c = ctx.as_raw().as_ptr();
+  let mut src = PRELUDE_SOURCE.as_bytes().to_vec();
+  src.push(0);
+  let flags =
+    (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_STRICT | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32;
+  // SAFETY: JS_Eval reads the NUL-terminated source; with COMPILE_ONLY it returns the
+  // compiled function object (owned) or an exception. JS_WriteObject serialises it into a
+  // buffer we copy and free with js_free.
+  unsafe {
+    let func = Owned::new(
+      c,
+      qjs::JS_Eval(
+        c,
+        src.as_ptr() as *const _,
+        PRELUDE_SOURCE.len() as _,
+        c"prelude/web.js".as_ptr(),
+        flags,
+      ),
+    );
+    if raw::tag(func.v) == qjs::JS_TAG_EXCEPTION {
+      return Err(rquickjs::Error::Exception);
+    }
+    let mut size: qjs::size_t = 0;
+    let buf = qjs::JS_WriteObject(c, &mut size, func.v, qjs::JS_WRITE_OBJ_BYTECODE as i32);
+    if buf.is_null() {
+      return Err(rquickjs::Error::Exception);
+    }
+    let bytes = std::slice::from_raw_parts(buf, size as usize).to_vec();
+    qjs::js_free(c, buf as *mut _);
+    Ok(PRELUDE_BYTECODE.get_or_init(|| bytes))
+  }
+}
+
+/// Defines the lazy accessors and the seeded `Math.random`. Runs before the program, so it
+/// is part of every run's start-up cost: the accessors are plain C functions (one getter and
+/// one setter per name, told apart by their `magic` index) sharing one state object, which
+/// is far cheaper to create than closures.
+pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewObject returns a new reference that Owned frees; JS_NewCFunctionData dups
+  // the data values it keeps; the functions' references go to JS_DefinePropertyGetSet.
+  unsafe {
+    let state = Owned::new(c, qjs::JS_NewObject(c));
+    let mut data = [state.v];
+    for (i, &name) in LAZY_GLOBALS.iter().enumerate() {
+      let get = qjs::JS_NewCFunctionData(c, Some(lazy_get), 0, i as i32, 1, data.as_mut_ptr());
+      let set = qjs::JS_NewCFunctionData(c, Some(lazy_set), 1, i as i32, 1, data.as_mut_ptr());
+      let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
+      let r = qjs::JS_DefinePropertyGetSet(
+        c,
+        globals.as_raw(),
+        atom,
+        get,
+        set,
+        qjs::JS_PROP_CONFIGURABLE as i32,
+      );
+      qjs::JS_FreeAtom(c, atom);
+      if r < 0 {
+        return Err(rquickjs::Error::Exception);
+      }
+    }
+  }
+  install_random(ctx, globals)?;
+  Ok(())
+}
+
+/// Getter of a lazy global: loads the prelude once per context (the state object's `loaded`
+/// mark), then returns the now-defined data property.
+unsafe extern "C" fn lazy_get(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  _argc: std::ffi::c_int,
+  _argv: *mut qjs::JSValue,
+  magic: std::ffi::c_int,
+  data: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  let result = std::panic::catch_unwind(|| {
+    let Some(ctx_ptr) = std::ptr::NonNull::new(c) else { return None };
+    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
+    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
+    // SAFETY: data[0] is the state object we passed at creation; borrowed, not owned.
+    let state = unsafe { *data };
+    let loaded = raw::Atom::new(c, c"loaded");
+    if raw::own_property(c, state, loaded.atom).is_none() {
+      // SAFETY: defining a property on our private state object runs no program code.
+      unsafe {
+        qjs::JS_DefinePropertyValue(c, state, loaded.atom, qjs::JS_MKVAL(qjs::JS_TAG_BOOL, 1), 0);
+      }
+      if load(&ctx).is_err() {
+        return None;
+      }
+    }
+    let name = LAZY_GLOBALS.get(magic as usize)?;
+    let globals = ctx.globals();
+    let atom = raw::Atom::new(c, &std::ffi::CString::new(*name).ok()?);
+    match raw::own_property(c, globals.as_raw(), atom.atom) {
+      // SAFETY: a new reference for the caller.
+      Some(d) if !d.is_accessor() => Some(unsafe { qjs::JS_DupValue(c, d.value.v) }),
+      _ => Some(qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)),
+    }
+  });
+  match result {
+    Ok(Some(v)) => v,
+    // SAFETY: an exception is pending (from `load`) or we raise one now.
+    _ => unsafe {
+      if !qjs::JS_HasException(c) {
+        qjs::JS_ThrowInternalError(c, c"the web globals could not be loaded".as_ptr());
+      }
+      qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
+    },
+  }
+}
+
+/// Setter of a lazy global: the program's value becomes an ordinary data property.
+unsafe extern "C" fn lazy_set(
+  c: *mut qjs::JSContext,
+  this: qjs::JSValue,
+  argc: std::ffi::c_int,
+  argv: *mut qjs::JSValue,
+  magic: std::ffi::c_int,
+  _data: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  let Some(name) = LAZY_GLOBALS.get(magic as usize) else {
+    return qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+  };
+  // SAFETY: argv holds argc values (QuickJS pads to the declared length of 1); the value is
+  // dup'd for JS_DefinePropertyValue, which takes that reference.
+  unsafe {
+    let value =
+      if argc > 0 { qjs::JS_DupValue(c, *argv) } else { qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0) };
+    let target = if raw::is_object(this) { this } else { qjs::JS_GetGlobalObject(c) };
+    let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
+    let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
+    let r = qjs::JS_DefinePropertyValue(c, target, atom, value, flags as i32);
+    qjs::JS_FreeAtom(c, atom);
+    if !raw::is_object(this) {
+      qjs::JS_FreeValue(c, target);
+    }
+    if r < 0 {
+      return qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0);
+    }
+  }
+  qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)
+}
+
+/// `name` as a writable, configurable, non-enumerable data property (as Node's globals are).
+fn define_data<'js>(
+  ctx: &Ctx<'js>,
+  obj: &Object<'js>,
+  name: &str,
+  value: Value<'js>,
+) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: as in `define_accessor`, for a data property.
+  unsafe {
+    let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
+    let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
+    let r = qjs::JS_DefinePropertyValue(
+      c,
+      obj.as_raw(),
+      atom,
+      qjs::JS_DupValue(c, value.as_raw()),
+      flags as i32,
+    );
+    qjs::JS_FreeAtom(c, atom);
+    if r < 0 {
+      return Err(rquickjs::Error::Exception);
+    }
+  }
+  Ok(())
+}
+
+/// Reads the prelude into this context and defines every lazy global.
+fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
+  let code = bytecode(ctx)?;
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: the bytecode was written by JS_WriteObject of this same engine build (never from
+  // outside the process); JS_ReadObject returns the function object, JS_EvalFunction takes it
+  // and returns the script's completion (the prelude's factory function).
+  let factory = unsafe {
+    let func =
+      qjs::JS_ReadObject(c, code.as_ptr(), code.len() as _, qjs::JS_READ_OBJ_BYTECODE as i32);
+    if raw::tag(func) == qjs::JS_TAG_EXCEPTION {
+      return Err(rquickjs::Error::Exception);
+    }
+    Value::from_raw(ctx.clone(), qjs::JS_EvalFunction(c, func))
+  };
+  if raw::tag(factory.as_raw()) == qjs::JS_TAG_EXCEPTION {
+    return Err(rquickjs::Error::Exception);
+  }
+  let factory = factory.into_function().ok_or(rquickjs::Error::Exception)?;
+  let made: Object = factory.call((natives(ctx)?,))?;
+  let globals = ctx.globals();
+  for &name in LAZY_GLOBALS {
+    let value: Value = made.get(name)?;
+    define_data(ctx, &globals, name, value)?;
+  }
+  Ok(())
+}
+
+fn throw_type<T>(ctx: &Ctx<'_>, message: &str) -> rquickjs::Result<T> {
+  Err(Exception::throw_type(ctx, message))
+}
+
+/// The string's UTF-16 content as UTF-8, lone surrogates replaced by U+FFFD (USVString).
+fn usv_string(ctx: &Ctx<'_>, v: &Value<'_>) -> rquickjs::Result<String> {
+  let c = ctx.as_raw().as_ptr();
+  let bytes = if v.is_string() {
+    raw::string_bytes(c, v.as_raw()).unwrap_or_default()
+  } else {
+    // SAFETY: JS_ToString returns a new reference (or an exception, then pending).
+    let s = unsafe { Owned::new(c, qjs::JS_ToString(c, v.as_raw())) };
+    if !raw::is_string(s.v) {
+      return Err(rquickjs::Error::Exception);
+    }
+    raw::string_bytes(c, s.v).unwrap_or_default()
+  };
+  Ok(wtf8_to_usv(bytes))
+}
+
+/// WTF-8 (QuickJS's encoding of lone surrogates as 3-byte sequences) to UTF-8 with U+FFFD.
+fn wtf8_to_usv(bytes: Vec<u8>) -> String {
+  match String::from_utf8(bytes) {
+    Ok(s) => s,
+    Err(e) => {
+      let bytes = e.into_bytes();
+      let mut out = Vec::with_capacity(bytes.len());
+      let mut i = 0;
+      while i < bytes.len() {
+        if bytes[i] == 0xED && i + 2 < bytes.len() && (0xA0..=0xBF).contains(&bytes[i + 1]) {
+          out.extend_from_slice("\u{FFFD}".as_bytes());
+          i += 3;
+        } else {
+          out.push(bytes[i]);
+          i += 1;
+        }
+      }
+      String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+  }
+}
+
+fn new_uint8_array<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> rquickjs::Result<Value<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewUint8ArrayCopy copies `bytes` and returns a new reference or an exception.
+  let v = unsafe {
+    Value::from_raw(ctx.clone(), qjs::JS_NewUint8ArrayCopy(c, bytes.as_ptr(), bytes.len() as _))
+  };
+  if raw::tag(v.as_raw()) == qjs::JS_TAG_EXCEPTION {
+    return Err(rquickjs::Error::Exception);
+  }
+  Ok(v)
+}
+
+/// The bytes a typed array views: (pointer, length). Null for anything else or a detached
+/// buffer. Valid until program code runs again.
+fn view_bytes(ctx: &Ctx<'_>, v: &Value<'_>) -> Option<(*mut u8, usize)> {
+  let c = ctx.as_raw().as_ptr();
+  if !raw::is_object(v.as_raw()) || raw::is_proxy(v.as_raw()) {
+    return None;
+  }
+  // SAFETY: JS_GetTypedArrayType only inspects the class.
+  if unsafe { qjs::JS_GetTypedArrayType(v.as_raw()) } < 0 {
+    return None;
+  }
+  let (mut offset, mut length, mut per) = (0 as qjs::size_t, 0 as qjs::size_t, 0 as qjs::size_t);
+  // SAFETY: for a typed array JS_GetTypedArrayBuffer returns its buffer (new reference) and
+  // the view's byte offset and length; JS_GetArrayBuffer gives the buffer's memory.
+  unsafe {
+    let buffer =
+      Owned::new(c, qjs::JS_GetTypedArrayBuffer(c, v.as_raw(), &mut offset, &mut length, &mut per));
+    if raw::tag(buffer.v) == qjs::JS_TAG_EXCEPTION {
+      raw::clear_exception(c);
+      return None;
+    }
+    let mut size: qjs::size_t = 0;
+    let data = qjs::JS_GetArrayBuffer(c, &mut size, buffer.v);
+    if data.is_null() {
+      raw::clear_exception(c);
+      return None;
+    }
+    if offset as usize + length as usize > size as usize {
+      return None;
+    }
+    Some((data.add(offset as usize), length as usize))
+  }
+}
+
+const URL_PARTS: [&str; 11] = [
+  "href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname",
+  "search", "hash",
+];
+
+fn url_components<'js>(ctx: &Ctx<'js>, url: &url::Url) -> rquickjs::Result<Value<'js>> {
+  use url::quirks as q;
+  let parts = [
+    q::href(url).to_owned(),
+    q::origin(url),
+    q::protocol(url).to_owned(),
+    q::username(url).to_owned(),
+    q::password(url).to_owned(),
+    q::host(url).to_owned(),
+    q::hostname(url).to_owned(),
+    q::port(url).to_owned(),
+    q::pathname(url).to_owned(),
+    q::search(url).to_owned(),
+    q::hash(url).to_owned(),
+  ];
+  let arr = Array::new(ctx.clone())?;
+  for (i, p) in parts.into_iter().enumerate() {
+    arr.set(i, p)?;
+  }
+  Ok(arr.into_value())
+}
+
+/// The natives object handed to the prelude's factory.
+fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+  let n = Object::new(ctx.clone())?;
+  n.set(
+    "utf8Encode",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>, s: Value<'js>| -> rquickjs::Result<Value<'js>> {
+      let s = usv_string(&ctx, &s)?;
+      new_uint8_array(&ctx, s.as_bytes())
+    })?,
+  )?;
+  n.set(
+    "utf8EncodeInto",
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>, s: Value<'js>, dest: Value<'js>| -> rquickjs::Result<Value<'js>> {
+        let s = usv_string(&ctx, &s)?;
+        let Some((ptr, len)) = view_bytes(&ctx, &dest) else {
+          return throw_type(&ctx, "The \"dest\" argument must be an instance of Uint8Array.");
+        };
+        let (mut read, mut written) = (0usize, 0usize);
+        let mut out = Vec::with_capacity(len.min(s.len()));
+        for ch in s.chars() {
+          let mut buf = [0u8; 4];
+          let enc = ch.encode_utf8(&mut buf);
+          if written + enc.len() > len {
+            break;
+          }
+          out.extend_from_slice(enc.as_bytes());
+          written += enc.len();
+          read += ch.len_utf16();
+        }
+        // SAFETY: `ptr..ptr+len` is the view's memory (checked against the buffer's size) and
+        // no program code ran since it was taken; we write `written <= len` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(out.as_ptr(), ptr, written) };
+        let arr = Array::new(ctx.clone())?;
+        arr.set(0, read as f64)?;
+        arr.set(1, written as f64)?;
+        Ok(arr.into_value())
+      },
+    )?,
+  )?;
+  n.set(
+    "utf8Decode",
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>,
+       view: Value<'js>,
+       fatal: bool,
+       ignore_bom: bool|
+       -> rquickjs::Result<Value<'js>> {
+        let Some((ptr, len)) = view_bytes(&ctx, &view) else {
+          return throw_type(
+            &ctx,
+            "The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView.",
+          );
+        };
+        // SAFETY: as in utf8EncodeInto; we copy out before anything else runs.
+        let mut bytes: &[u8] = unsafe { std::slice::from_raw_parts(ptr, len) };
+        if !ignore_bom && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+          bytes = &bytes[3..];
+        }
+        let text = if fatal {
+          match std::str::from_utf8(bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => return Ok(Value::new_null(ctx.clone())),
+          }
+        } else {
+          String::from_utf8_lossy(bytes)
+        };
+        Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
+      },
+    )?,
+  )?;
+  n.set(
+    "urlParse",
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> rquickjs::Result<Value<'js>> {
+        let input = usv_string(&ctx, args.0.first().unwrap_or(&Value::new_undefined(ctx.clone())))?;
+        let parsed = match args.0.get(1).filter(|b| !b.is_undefined()) {
+          Some(base) => {
+            let base = usv_string(&ctx, base)?;
+            url::Url::parse(&base).and_then(|b| b.join(&input))
+          }
+          None => url::Url::parse(&input),
+        };
+        match parsed {
+          Ok(u) => url_components(&ctx, &u),
+          Err(_) => Ok(Value::new_null(ctx.clone())),
+        }
+      },
+    )?,
+  )?;
+  n.set(
+    "urlSet",
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>,
+       href: Value<'js>,
+       part: Value<'js>,
+       value: Value<'js>|
+       -> rquickjs::Result<Value<'js>> {
+        use url::quirks as q;
+        let href = usv_string(&ctx, &href)?;
+        let part = usv_string(&ctx, &part)?;
+        let value = usv_string(&ctx, &value)?;
+        let Ok(mut u) = url::Url::parse(&href) else { return Ok(Value::new_null(ctx.clone())) };
+        let ok = match part.as_str() {
+          "href" => q::set_href(&mut u, &value).is_ok(),
+          "protocol" => {
+            let _ = q::set_protocol(&mut u, &value);
+            true
+          }
+          "username" => {
+            let _ = q::set_username(&mut u, &value);
+            true
+          }
+          "password" => {
+            let _ = q::set_password(&mut u, &value);
+            true
+          }
+          "host" => {
+            let _ = q::set_host(&mut u, &value);
+            true
+          }
+          "hostname" => {
+            let _ = q::set_hostname(&mut u, &value);
+            true
+          }
+          "port" => {
+            let _ = q::set_port(&mut u, &value);
+            true
+          }
+          "pathname" => {
+            q::set_pathname(&mut u, &value);
+            true
+          }
+          "search" => {
+            q::set_search(&mut u, &value);
+            true
+          }
+          "hash" => {
+            q::set_hash(&mut u, &value);
+            true
+          }
+          _ => true,
+        };
+        if !ok {
+          return Ok(Value::new_null(ctx.clone()));
+        }
+        url_components(&ctx, &u)
+      },
+    )?,
+  )?;
+  n.set("urlParts", URL_PARTS.len())?;
+  n.set(
+    "formParse",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>, s: Value<'js>| -> rquickjs::Result<Value<'js>> {
+      let s = usv_string(&ctx, &s)?;
+      let arr = Array::new(ctx.clone())?;
+      let mut i = 0;
+      for (k, v) in form_urlencoded::parse(s.as_bytes()) {
+        arr.set(i, k.as_ref())?;
+        arr.set(i + 1, v.as_ref())?;
+        i += 2;
+      }
+      Ok(arr.into_value())
+    })?,
+  )?;
+  n.set(
+    "formSerialize",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>, flat: Array<'js>| -> rquickjs::Result<String> {
+      let mut out = form_urlencoded::Serializer::new(String::new());
+      let n = flat.len();
+      let mut i = 0;
+      while i + 1 < n {
+        let k: Value = flat.get(i)?;
+        let v: Value = flat.get(i + 1)?;
+        out.append_pair(&usv_string(&ctx, &k)?, &usv_string(&ctx, &v)?);
+        i += 2;
+      }
+      Ok(out.finish())
+    })?,
+  )?;
+  n.set(
+    "randomFill",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>, view: Value<'js>| -> rquickjs::Result<()> {
+      let Some((ptr, len)) = view_bytes(&ctx, &view) else {
+        return throw_type(
+          &ctx,
+          "The \"typedArray\" argument must be an instance of an integer TypedArray",
+        );
+      };
+      // SAFETY: the view's memory, as in utf8EncodeInto.
+      let target = unsafe { std::slice::from_raw_parts_mut(ptr, len) };
+      getrandom::fill(target)
+        .map_err(|_| Exception::throw_internal(&ctx, "the OS random source failed"))
+    })?,
+  )?;
+  n.set(
+    "randomUUID",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>| -> rquickjs::Result<String> {
+      let mut b = [0u8; 16];
+      getrandom::fill(&mut b)
+        .map_err(|_| Exception::throw_internal(&ctx, "the OS random source failed"))?;
+      b[6] = (b[6] & 0x0F) | 0x40;
+      b[8] = (b[8] & 0x3F) | 0x80;
+      let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+      Ok(format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+      ))
+    })?,
+  )?;
+  Ok(n)
+}
+
+/// `Math.random` from a per-run seed drawn from the OS (QuickJS seeds from the time of day,
+/// so runs created in the same microsecond would share a sequence).
+fn install_random<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
+  let mut seed = [0u8; 8];
+  let _ = getrandom::fill(&mut seed);
+  let state = Cell::new(u64::from_le_bytes(seed) | 1);
+  let random = Function::new(ctx.clone(), move || -> f64 {
+    // xorshift64*, top 53 bits as a double in [0, 1).
+    let mut x = state.get();
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    state.set(x);
+    (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+  })?
+  .with_name("random")?;
+  let math: Object = globals.get("Math")?;
+  define_data(ctx, &math, "random", random.into_value())
+}
