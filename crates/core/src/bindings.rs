@@ -14,7 +14,6 @@ use crate::bridge::{self, Refusal};
 use crate::raw::{self, Owned};
 use crate::run::RunShared;
 use crate::{messages, HostCall};
-use rquickjs::function::Rest;
 use rquickjs::{qjs, Constructor, Ctx, Function, Object, Persistent, Value};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -141,13 +140,8 @@ pub fn install<'js>(
     let ns = ns.into_object().ok_or(rquickjs::Error::Exception)?;
     let first = shared.directory.functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
     for (m, member) in spec.members.iter().enumerate() {
-      let index = first + m as u32;
-      let shared = shared.clone();
-      let f = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
-        call(&ctx, &shared, index, &args.0)
-      })?
-      .with_name(member.as_str())?;
-      define(ctx, &ns, member, f.into_value(), qjs::JS_PROP_C_W_E)?;
+      let f = binding_function(ctx, shared, first + m as u32, member)?;
+      define(ctx, &ns, member, f, qjs::JS_PROP_C_W_E)?;
     }
     define(
       ctx,
@@ -163,10 +157,88 @@ pub fn install<'js>(
   Ok(())
 }
 
+/// One member function: a C function whose `magic` is the flat function index and whose
+/// data holds the address of the run's `RunShared` (cheaper to create and to call than a
+/// boxed closure, and runs start with every member created).
+fn binding_function<'js>(
+  ctx: &Ctx<'js>,
+  shared: &Rc<RunShared>,
+  index: u32,
+  name: &str,
+) -> rquickjs::Result<Value<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  // The address as two int32 halves (a double would be normalised to an int when small).
+  let address = Rc::as_ptr(shared) as usize as u64;
+  let mut data = [
+    qjs::JS_MKVAL(qjs::JS_TAG_INT, address as u32 as i32),
+    qjs::JS_MKVAL(qjs::JS_TAG_INT, (address >> 32) as u32 as i32),
+  ];
+  // SAFETY: JS_NewCFunctionData copies the data values; the function reference goes to
+  // Value::from_raw. The `name` property is defined on our own fresh function object.
+  unsafe {
+    let f = Value::from_raw(
+      ctx.clone(),
+      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 2, data.as_mut_ptr()),
+    );
+    if raw::tag(f.as_raw()) == qjs::JS_TAG_EXCEPTION {
+      return Err(rquickjs::Error::Exception);
+    }
+    let name = rquickjs::String::from_str(ctx.clone(), name)?;
+    let fo = f.as_object().ok_or(rquickjs::Error::Exception)?;
+    define(ctx, fo, "name", name.into_value(), qjs::JS_PROP_CONFIGURABLE)?;
+    Ok(f)
+  }
+}
+
+/// The C entry of every member function.
+unsafe extern "C" fn binding_entry(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: std::ffi::c_int,
+  argv: *mut qjs::JSValue,
+  magic: std::ffi::c_int,
+  data: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let ctx_ptr = std::ptr::NonNull::new(c)?;
+    // SAFETY: QuickJS calls us with a live context on the thread running it. data[0..2]
+    // hold the address of the run's RunShared, which outlives the context (Run drops the
+    // context and runtime before its `shared` field). argv holds argc values.
+    unsafe {
+      let ctx = Ctx::from_raw(ctx_ptr);
+      let low = qjs::JS_VALUE_GET_INT(*data) as u32 as u64;
+      let high = qjs::JS_VALUE_GET_INT(*data.add(1)) as u32 as u64;
+      let shared = &*(((high << 32) | low) as usize as *const RunShared);
+      let args: Vec<Value> = (0..argc.max(0) as usize)
+        .map(|i| Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))))
+        .collect();
+      Some(match call(&ctx, shared, magic as u32, &args) {
+        Ok(v) => qjs::JS_DupValue(c, v.as_raw()),
+        Err(_) => {
+          if !qjs::JS_HasException(c) {
+            qjs::JS_ThrowInternalError(c, c"the binding call failed inside the engine".as_ptr());
+          }
+          qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
+        }
+      })
+    }
+  }));
+  match outcome {
+    Ok(Some(v)) => v,
+    // SAFETY: raising an error on a live context.
+    _ => unsafe {
+      if !qjs::JS_HasException(c) {
+        qjs::JS_ThrowInternalError(c, c"the binding call failed inside the engine".as_ptr());
+      }
+      qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
+    },
+  }
+}
+
 /// A program-side call: validate, register, hand to the host, return the promise.
 fn call<'js>(
   ctx: &Ctx<'js>,
-  shared: &Rc<RunShared>,
+  shared: &RunShared,
   index: u32,
   args: &[Value<'js>],
 ) -> rquickjs::Result<Value<'js>> {

@@ -14,6 +14,50 @@
   }
   const domError = (message, name) => new DOMException(message, name)
 
+  /** How Node's argument errors describe the value they got ("Received …"). */
+  function received(value) {
+    if (value === null) return 'Received null'
+    if (value === undefined) return 'Received undefined'
+    switch (typeof value) {
+      case 'bigint':
+        return `Received type bigint (${value}n)`
+      case 'number':
+        if (value === 0) return 1 / value === -Infinity ? 'Received type number (-0)' : 'Received type number (0)'
+        return `Received type number (${value})`
+      case 'boolean':
+        return `Received type boolean (${value})`
+      case 'symbol':
+        return `Received type symbol (${String(value)})`
+      case 'function':
+        return `Received function ${value.name}`
+      case 'object':
+        if (value.constructor && 'name' in value.constructor) return `Received an instance of ${value.constructor.name}`
+        return 'Received [object Object]'
+      case 'string': {
+        const shown = value.length > 28 ? `${value.slice(0, 25)}...` : value
+        return shown.indexOf("'") === -1 ? `Received type string ('${shown}')` : `Received type string (${JSON.stringify(shown)})`
+      }
+      default:
+        return `Received type ${typeof value}`
+    }
+  }
+
+  /** A well-formed (USV) string: lone surrogates become U+FFFD, as WebIDL's USVString. */
+  const toWellFormed = String.prototype.toWellFormed
+  function usv(value) {
+    const s = `${value}`
+    if (typeof toWellFormed === 'function') return toWellFormed.call(s)
+    let out = ''
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i)
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        out += s[i] + s[i + 1]
+        i++
+      } else out += c >= 0xd800 && c <= 0xdfff ? '\ufffd' : s[i]
+    }
+    return out
+  }
+
   // ---- TextEncoder / TextDecoder (UTF-8) -------------------------------------------------
 
   class TextEncoder {
@@ -25,7 +69,11 @@
     }
     encodeInto(source, destination) {
       if (!(destination instanceof Uint8Array)) {
-        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "dest" argument must be an instance of Uint8Array.')
+        throw codeError(
+          TypeError,
+          'ERR_INVALID_ARG_TYPE',
+          `The "dest" argument must be an instance of Uint8Array. ${received(destination)}`,
+        )
       }
       const [read, written] = native.utf8EncodeInto(`${source}`, destination)
       return { read, written }
@@ -100,9 +148,10 @@
           bytes = bytes.subarray(0, bytes.length - tail)
         }
       }
-      // The BOM is stripped only at the start of a stream.
+      // The BOM is stripped only at the start of a stream (bytes held back do not start it).
       const ignoreBOM = this.#ignoreBOM || this.#started
-      this.#started = stream
+      if (!stream) this.#started = false
+      else if (bytes.length > 0) this.#started = true
       const text = native.utf8Decode(bytes, this.#fatal, ignoreBOM)
       if (text === null) {
         this.#started = false
@@ -196,18 +245,18 @@
             if (parts.length !== 2) {
               throw codeError(TypeError, 'ERR_INVALID_TUPLE', 'Each query pair must be an iterable [name, value] tuple')
             }
-            this[LIST].push([`${parts[0]}`, `${parts[1]}`])
+            this[LIST].push([usv(parts[0]), usv(parts[1])])
           }
         } else {
           for (const key of Reflect.ownKeys(init)) {
             if (typeof key !== 'string') continue
             const d = Object.getOwnPropertyDescriptor(init, key)
-            if (d && d.enumerable) this[LIST].push([key, `${init[key]}`])
+            if (d && d.enumerable) this[LIST].push([usv(key), usv(init[key])])
           }
         }
         return
       }
-      let s = `${init}`
+      let s = usv(init)
       if (s.startsWith('?')) s = s.slice(1)
       this[LIST] = pairsOf(s)
     }
@@ -216,39 +265,39 @@
     }
     append(name, value) {
       checkArgs(arguments.length, 2, 'name', 'value')
-      this[LIST].push([`${name}`, `${value}`])
+      this[LIST].push([usv(name), usv(value)])
       this[UPDATE]()
     }
     delete(name, value = undefined) {
       checkArgs(arguments.length, 1, 'name')
-      name = `${name}`
+      name = usv(name)
       const hasValue = value !== undefined
-      value = hasValue ? `${value}` : value
+      value = hasValue ? usv(value) : value
       this[LIST] = this[LIST].filter(([k, v]) => !(k === name && (!hasValue || v === value)))
       this[UPDATE]()
     }
     get(name) {
       checkArgs(arguments.length, 1, 'name')
-      name = `${name}`
+      name = usv(name)
       const hit = this[LIST].find(([k]) => k === name)
       return hit === undefined ? null : hit[1]
     }
     getAll(name) {
       checkArgs(arguments.length, 1, 'name')
-      name = `${name}`
+      name = usv(name)
       return this[LIST].filter(([k]) => k === name).map(([, v]) => v)
     }
     has(name, value = undefined) {
       checkArgs(arguments.length, 1, 'name')
-      name = `${name}`
+      name = usv(name)
       const hasValue = value !== undefined
-      value = hasValue ? `${value}` : value
+      value = hasValue ? usv(value) : value
       return this[LIST].some(([k, v]) => k === name && (!hasValue || v === value))
     }
     set(name, value) {
       checkArgs(arguments.length, 2, 'name', 'value')
-      name = `${name}`
-      value = `${value}`
+      name = usv(name)
+      value = usv(value)
       const list = this[LIST]
       const first = list.findIndex(([k]) => k === name)
       if (first < 0) list.push([name, value])
@@ -268,7 +317,11 @@
     }
     forEach(callback, thisArg = undefined) {
       if (typeof callback !== 'function') {
-        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "callback" argument must be of type function.')
+        throw codeError(
+          TypeError,
+          'ERR_INVALID_ARG_TYPE',
+          `The "callback" argument must be of type function. ${received(callback)}`,
+        )
       }
       for (let i = 0; i < this[LIST].length; i++) {
         const [k, v] = this[LIST][i]
@@ -459,9 +512,9 @@
           const Ctor = Object.prototype.hasOwnProperty.call(ERROR_TYPES, name) ? ERROR_TYPES[name] : Error
           copy = new Ctor()
           seen.set(value, copy)
-          const message = value.message
-          if (message !== undefined) {
-            defineProperty(copy, 'message', { value: `${message}`, writable: true, configurable: true })
+          // Only an own `message` is cloned (an inherited empty one is not).
+          if (Object.prototype.hasOwnProperty.call(value, 'message')) {
+            defineProperty(copy, 'message', { value: `${value.message}`, writable: true, configurable: true })
           }
           if (typeof value.stack === 'string') {
             defineProperty(copy, 'stack', { value: value.stack, writable: true, configurable: true })

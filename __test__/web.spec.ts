@@ -1,0 +1,351 @@
+import { afterAll, describe, expect, test } from 'vitest'
+import { runOn, runtime } from './helpers'
+
+const rt = runtime()
+afterAll(() => rt.dispose())
+const run = (program: string) => runOn(rt, program)
+const J = JSON.stringify
+
+/**
+ * Helpers every snippet may use, in the sandbox and in Node alike. Snippets return JSON-able
+ * summaries, because values leave the sandbox as lossless JSON.
+ */
+const PRELUDE = `
+const errorOf = (e) => ({ ctor: e.constructor.name, name: e.name, message: e.message, code: e.code ?? null,
+  ...('input' in e ? { input: e.input } : {}), ...('base' in e ? { base: e.base } : {}) })
+const attempt = (f) => { try { return { ok: f() } } catch (e) { return { threw: errorOf(e) } } }
+const URL_PARTS = ['href', 'origin', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash']
+const parts = (u) => Object.fromEntries(URL_PARTS.map((p) => [p, u[p]]))
+const shape = (v, seen = new Map()) => {
+  if (typeof v === 'bigint') return { bigint: String(v) }
+  if (typeof v === 'number') return Object.is(v, -0) || !Number.isFinite(v) ? { number: Object.is(v, -0) ? '-0' : String(v) } : v
+  if (v === undefined) return { undefined: true }
+  if (v === null || typeof v !== 'object') return v
+  if (seen.has(v)) return { ref: seen.get(v) }
+  seen.set(v, seen.size)
+  const proto = Object.getPrototypeOf(v)
+  const out = { tag: Object.prototype.toString.call(v), proto: proto === null ? null : proto.constructor.name }
+  if (v instanceof Map) out.entries = [...v].map(([k, x]) => [shape(k, seen), shape(x, seen)])
+  else if (v instanceof Set) out.values = [...v].map((x) => shape(x, seen))
+  else if (v instanceof Date) out.time = shape(v.getTime())
+  else if (v instanceof RegExp) out.regexp = [v.source, v.flags, v.lastIndex]
+  else if (v instanceof ArrayBuffer) out.bytes = Array.from(new Uint8Array(v))
+  else if (ArrayBuffer.isView(v)) out.view = [v.byteOffset, v.byteLength, Array.from(new Uint8Array(v.buffer))]
+  else if (v instanceof Error) out.error = [v.name, v.message, 'cause' in v ? shape(v.cause, seen) : 'no cause']
+  else if (['[object Number]', '[object String]', '[object Boolean]', '[object BigInt]'].includes(out.tag)) out.boxed = shape(v.valueOf())
+  out.own = Object.getOwnPropertyNames(v).filter((k) => k !== 'stack').map((k) => {
+    const d = Object.getOwnPropertyDescriptor(v, k)
+    return [k, d.enumerable, 'value' in d ? shape(d.value, seen) : 'accessor']
+  })
+  return out
+}
+`
+const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (body: string) => () => Promise<unknown>
+
+/** What `body` returns when Node's own globals run it in the test process. */
+async function inNode(body: string) {
+  const value = await new AsyncFunction(`'use strict';\n${PRELUDE}\n${body}`)()
+  return value === undefined ? undefined : JSON.parse(J(value))
+}
+
+/** What `body` returns in the sandbox. */
+async function inSandbox(body: string) {
+  const r = await run(`${PRELUDE}\n${body}`)
+  expect(r.error, body).toBeUndefined()
+  return r.value
+}
+
+/** Runs `body` in both and expects the sandbox to give exactly Node's value. */
+async function same(body: string) {
+  const [node, sandbox] = await Promise.all([inNode(body), inSandbox(body)])
+  expect(sandbox, body).toEqual(node)
+  return node
+}
+
+/** One line per case: [sentence, snippet]. */
+type Cases = [string, string][]
+const sameFor = (cases: Cases) => test.each(cases)('%s', (_, body) => same(body))
+
+describe('TextEncoder', () => {
+  const inputs: [string, string][] = [
+    ['ASCII', `'hello, world ~'`],
+    ['two- and three-byte characters', `'é ß 中文 €'`],
+    ['emoji (surrogate pairs)', `'😀👍🏽'`],
+    ['a lone high surrogate', `'a\\uD800b'`],
+    ['a lone low surrogate', `'\\uDC00'`],
+    ['a reversed surrogate pair', `'\\uDC00\\uD800'`],
+    ['a high surrogate at the end', `'x\\uD83D'`],
+    ['the empty string', `''`],
+    ['undefined', `undefined`],
+    ['null', `null`],
+    ['a number', `12.5`],
+    ['no argument', ``],
+  ]
+  test.each(inputs)('encode of %s matches Node', (_, input) => same(`return Array.from(new TextEncoder().encode(${input}))`))
+
+  const into: [string, number][] = [
+    ['aé中😀', 0], ['aé中😀', 1], ['aé中😀', 2], ['aé中😀', 3], ['aé中😀', 5], ['aé中😀', 6], ['aé中😀', 9], ['aé中😀', 12],
+    ['😀😀', 3], ['😀😀', 4], ['a\uD800b', 4], ['', 2],
+  ]
+  test.each(into)('encodeInto(%j) into %i bytes gives Node\'s read, written and bytes', (source, size) =>
+    same(`const d = new Uint8Array(${size}).fill(0xaa); const r = new TextEncoder().encodeInto(${J(source)}, d)
+      return [r.read, r.written, Object.keys(r), Array.from(d)]`),
+  )
+
+  sameFor([
+    ['encoding is utf-8 and the tag is TextEncoder', `const t = new TextEncoder(); return [t.encoding, Object.prototype.toString.call(t)]`],
+    ['encodeInto a subarray writes at its offset', `const b = new Uint8Array(6); new TextEncoder().encodeInto('hé', b.subarray(2)); return Array.from(b)`],
+    ['encodeInto into a non-Uint8Array throws', `return attempt(() => new TextEncoder().encodeInto('a', new Uint16Array(4)))`],
+  ])
+})
+
+describe('TextDecoder', () => {
+  const bytes: number[][] = [
+    [0x68, 0x69, 0xc3, 0xa9, 0xe4, 0xb8, 0xad, 0xf0, 0x9f, 0x98, 0x80], // valid
+    [0xef, 0xbb, 0xbf, 0x61], // BOM
+    [0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, 0x61], // two BOMs: only the first is stripped
+    [0x61, 0xef, 0xbb, 0xbf], // a BOM not at the start is kept
+    [0x61, 0xc3], [0xc3, 0x61], // truncated 2-byte
+    [0xe4, 0xb8], [0xe4, 0xb8, 0x61], [0xe4, 0x61, 0xb8], // truncated 3-byte
+    [0xf0, 0x9f, 0x98], [0xf0, 0x9f, 0x98, 0x61], [0xf0, 0x9f], // truncated 4-byte
+    [0xc0, 0xaf], [0xc1, 0xbf], [0xe0, 0x80, 0xaf], [0xf0, 0x80, 0x80, 0xaf], // overlong
+    [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80], // surrogate code points
+    [0xff], [0xfe, 0xff], [0x80], [0x61, 0x80, 0x80, 0x62], // never-valid bytes, stray continuations
+    [0xf4, 0x90, 0x80, 0x80], [0xf5, 0x80, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf], // around U+10FFFF
+    [0x00, 0x7f], [], // NUL and DEL, empty
+  ]
+  const hex = (b: number[]) => b.map((x) => x.toString(16).padStart(2, '0')).join(' ') || '(empty)'
+  test.each(bytes.map((b) => [hex(b), b] as const))('decode of [%s] (default, ignoreBOM, fatal) matches Node', (_, b) =>
+    same(`const b = new Uint8Array(${J(b)})
+      return [new TextDecoder().decode(b), new TextDecoder('utf-8', { ignoreBOM: true }).decode(b),
+        attempt(() => new TextDecoder('utf-8', { fatal: true }).decode(b))]`),
+  )
+
+  sameFor([
+    ['fatal mode throws TypeError ERR_ENCODING_INVALID_ENCODED_DATA', `try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xff])) } catch (e) { return [e instanceof TypeError, errorOf(e)] }`],
+    ['decodes an ArrayBuffer', `return new TextDecoder().decode(new Uint8Array([0x68, 0xc3, 0xa9]).buffer)`],
+    ['decodes a DataView with an offset', `return new TextDecoder().decode(new DataView(new Uint8Array([0x21, 0x68, 0xc3, 0xa9, 0x21]).buffer, 1, 3))`],
+    ['decodes a subarray view with an offset', `return new TextDecoder().decode(new Uint8Array([0x78, 0xe2, 0x82, 0xac, 0x79]).subarray(1, 4))`],
+    ['decodes the bytes of a Uint16Array', `return new TextDecoder().decode(new Uint16Array([0x6968, 0x2121]))`],
+    ['decodes with no argument to the empty string', `return new TextDecoder().decode()`],
+    ['stream: true joins a character split over three chunks', `const d = new TextDecoder(); const e = [0xf0, 0x9f, 0x98, 0x80]
+      return [d.decode(new Uint8Array(e.slice(0, 1)), { stream: true }), d.decode(new Uint8Array(e.slice(1, 3)), { stream: true }),
+        d.decode(new Uint8Array([...e.slice(3), 0x61]), { stream: true }), d.decode()]`],
+    ['a stream ending mid-character flushes U+FFFD', `const d = new TextDecoder(); return [d.decode(new Uint8Array([0x61, 0xe4, 0xb8]), { stream: true }), d.decode()]`],
+    ['a fatal stream ending mid-character throws on flush', `const d = new TextDecoder('utf-8', { fatal: true }); const a = d.decode(new Uint8Array([0xe4]), { stream: true }); return [a, attempt(() => d.decode())]`],
+    ['a BOM split across stream chunks is stripped once', `const d = new TextDecoder()
+      return [d.decode(new Uint8Array([0xef, 0xbb]), { stream: true }), d.decode(new Uint8Array([0xbf, 0x61, 0xef, 0xbb, 0xbf]), { stream: true }), d.decode()]`],
+    ['each non-stream decode strips its own BOM', `const d = new TextDecoder(); const b = new Uint8Array([0xef, 0xbb, 0xbf, 0x61]); return [d.decode(b), d.decode(b)]`],
+    ['encoding, fatal and ignoreBOM getters', `return [new TextDecoder(), new TextDecoder('UTF8', { fatal: true, ignoreBOM: true }), new TextDecoder(' unicode-1-1-utf-8 ', {})]
+      .map((d) => [d.encoding, d.fatal, d.ignoreBOM, Object.prototype.toString.call(d)])`],
+    ['an unknown encoding throws RangeError', `return attempt(() => new TextDecoder('no-such-encoding'))`],
+    ['decode of a string throws TypeError with Node\'s code', `return attempt(() => new TextDecoder().decode('abc'))`],
+    ['round-trips every BMP scalar value', `let s = ''; for (let c = 0; c < 0x10000; c += 7) if (c < 0xd800 || c > 0xdfff) s += String.fromCharCode(c)
+      return new TextDecoder().decode(new TextEncoder().encode(s)) === s`],
+  ])
+})
+
+describe('URL', () => {
+  const inputs: [string, string?][] = [
+    ['https://example.com'],
+    ['HTTPS://User:Pa ss@EXAMPLE.com:443/a/./b/../c?q=1 2#frag ment'],
+    ['http://example.com:80/'], ['http://example.com:8080/x'], ['ws://h:80/'], ['wss://h:443/x'], ['ftp://h:21/'],
+    ['http://192.168.0.1/'], ['http://0x7f.1/'], ['http://[::1]:3000/p'], ['http://[2001:DB8:0:0::1]/'],
+    ['https://münchen.de/'], ['https://xn--mnchen-3ya.de/'], ['http://EXAMPLE.COM./'],
+    ['https://a.com/pa th/ü/%41%zz?q=ü&x=<>"\'`{}|#h`ü'],
+    ['file:///C:/path/to/file.txt'], ['file://host/share/x'], ['file:/etc/../passwd'],
+    ['mailto:Someone@Example.com'], ['data:text/plain,hello world'], ['foo://Host:80/Path/../x?y#z'], ['non-special:/a/../b'],
+    ['http:\\\\example.com\\a\\b'], ['foo:\\a\\b'], ['http://a.com/a/b/../../../c/./d'], ['http://a.com/%2e%2E/x'],
+    ['http://user@host'], ['http://:pw@host/'], ['https://u:p@h/'], ['blob:https://a.com/uuid'],
+    ['../d?x#y', 'http://a/b/c/d;p?q'], ['//other.host/p', 'https://a/b'], ['?q', 'http://a/b/c'], ['#h', 'http://a/b?c'],
+    ['', 'http://a/b?c#d'], ['/abs', 'file:///C:/x/y'], ['g', 'foo://h/a/b'], ['https://x.org/', 'http://ignored/'],
+    ['not a url'], ['http://'], ['http://[::1/'], ['https://exa mple.com'], ['x', 'not-a-base'], ['http://256.256.256.256/'],
+    ['//no-scheme'], ['http://a.com:99999/'], ['https://a%00b.com/'], ['mailto:x', undefined],
+  ]
+  test.each(inputs.map(([u, b]) => [J(u) + (b === undefined ? '' : ` on ${J(b)}`), u, b] as const))(
+    'new URL(%s) matches Node in every part, or throws as Node does',
+    (_, u, b) => same(`return attempt(() => parts(new URL(${J(u)}${b === undefined ? '' : `, ${J(b)}`})))`),
+  )
+
+  const setters: [string, string, string][] = [
+    ['https://a.com/x', 'protocol', 'http'], ['https://a.com/x', 'protocol', 'foo'], ['foo://a.com/x', 'protocol', 'https'],
+    ['http://a.com:8080/', 'port', '80'], ['http://a.com/', 'port', '99999'], ['http://a.com/', 'port', '12ab'], ['http://a.com:81/', 'port', ''],
+    ['http://a.com/', 'host', 'b.com:81'], ['http://a.com/', 'host', ''], ['foo://a.com/p', 'host', ''], ['http://a.com/', 'hostname', 'münchen.de'],
+    ['http://a.com/', 'hostname', '[::1]'], ['http://a.com/p', 'pathname', 'a b/ü/../c'], ['mailto:x@y', 'pathname', 'z'],
+    ['http://a.com/', 'search', 'x=1 2&y=ü'], ['http://a.com/?q#f', 'search', ''], ['http://a.com/', 'search', '??already'],
+    ['http://a.com/', 'hash', 'frag ment'], ['http://a.com/#x', 'hash', ''], ['http://a.com/', 'hash', '#ü'],
+    ['http://a.com/', 'username', 'us er:@'], ['http://a.com/', 'password', 'p@ss/'], ['file:///x', 'username', 'u'],
+    ['http://a.com/', 'href', 'https://b.org/z?q#h'], ['http://a.com/', 'href', 'not a url'],
+  ]
+  test.each(setters)('new URL(%j).%s = %j matches Node', (u, prop, value) =>
+    same(`const u = new URL(${J(u)}); return attempt(() => { u[${J(prop)}] = ${J(value)}; return parts(u) })`),
+  )
+
+  sameFor([
+    ['URL.canParse', `return [['http://a'], ['nope'], ['/x', 'http://a'], ['/x', 'nope'], ['']].map((a) => URL.canParse(...a))`],
+    ['toJSON, String(url), JSON.stringify and the tag', `const u = new URL('http://a.com/ü?x#y'); return [u.toJSON(), String(u), \`\${u}\`, JSON.stringify({ u }), Object.prototype.toString.call(u)]`],
+    ['the constructor stringifies its arguments', `return parts(new URL({ toString: () => 'rel' }, new URL('http://a/b/c')))`],
+    ['no argument throws TypeError', `return attempt(() => new URL())`],
+  ])
+})
+
+describe('URLSearchParams', () => {
+  sameFor([
+    ['from a string with a leading ?', `const p = new URLSearchParams('?a=1&b=2&a=3'); return [p.toString(), [...p.entries()], p.size]`],
+    ['from a string of odd pairs', `const p = new URLSearchParams('q=a+b%20c%2B&x=%zz&=empty&novalue&&y==&%F0%9F%98%80=%C3'); return [p.toString(), [...p]]`],
+    ['from pairs', `const p = new URLSearchParams([['a', '1'], ['b', 'x y'], ['a', 2]]); return [p.toString(), [...p]]`],
+    ['from a record', `const p = new URLSearchParams({ a: '1', 'b c': 'ü', n: 3 }); return [p.toString(), [...p]]`],
+    ['from another URLSearchParams', `const p = new URLSearchParams(new URLSearchParams('a=1&b=2')); return [p.toString(), [...p]]`],
+    ['bad pairs throw TypeError', `return [attempt(() => new URLSearchParams([['a']])), attempt(() => new URLSearchParams([1]))]`],
+    ['encoding of spaces, +, unicode and reserved characters', `const p = new URLSearchParams(); p.append('k y+', 'a b+c&d=e/f?g#h%i~*-._!\\'()ü😀\\uD800')
+      const v = p.get('k y+'); return [p.toString(), [...p], v.charCodeAt(v.length - 1)]`],
+    ['append, delete, get, getAll, has, set and size', `const p = new URLSearchParams('a=1&b=2&a=3&c=4'); const log = []
+      log.push(p.get('a'), p.get('zz'), p.getAll('a'), p.has('b'), p.has('zz'), p.size)
+      p.append('b', '5'); log.push(p.toString()); p.set('a', 'x'); log.push(p.toString()); p.set('new', 'y'); log.push(p.toString())
+      p.delete('b'); log.push(p.toString(), p.size); return log`],
+    ['delete and has with a value', `const p = new URLSearchParams('a=1&a=2&a=1&b=1'); const h = [p.has('a', '2'), p.has('a', '3')]; p.delete('a', '1'); return [h, p.toString()]`],
+    ['sort is stable and orders by UTF-16 code units', `const p = new URLSearchParams('z=1&a=2&z=0&é=3&b=4&a=1&\\uFFFD=5&😀=6'); p.sort(); return [...p]`],
+    ['forEach, keys, values and the iterator', `const p = new URLSearchParams('a=1&b=2&a=3'); const seen = []
+      p.forEach(function (v, k, self) { seen.push([v, k, self === p, this.t]) }, { t: 'this' })
+      return [seen, [...p.keys()], [...p.values()], [...p], Object.prototype.toString.call(p)]`],
+    ['missing arguments throw TypeError', `const p = new URLSearchParams(); return [attempt(() => p.get()), attempt(() => p.append('a')), attempt(() => p.forEach())]`],
+    ['url.searchParams.set updates search and href', `const u = new URL('http://h/p?a=1#f'); u.searchParams.set('b', 'x y'); u.searchParams.append('c', 'ü')
+      return [u.search, u.href, u.searchParams === u.searchParams]`],
+    ['deleting the last param removes the ?', `const u = new URL('http://h/p?a=1#f'); u.searchParams.delete('a'); return [u.search, u.href]`],
+    ['setting url.search or href updates searchParams', `const u = new URL('http://h/p?a=1'); const p = u.searchParams; u.search = '?c=3&d=4'; const one = [...p]
+      u.href = 'http://h/?e=5'; const two = [...p]; u.search = ''; return [one, two, [...p], u.href]`],
+    ['a URL query keeps its own encoding until searchParams changes it', `const u = new URL("http://h/?a=b c&d='x'"); const before = u.href; u.searchParams.sort(); return [before, u.href]`],
+  ])
+})
+
+describe('atob and btoa', () => {
+  const atobInputs = [
+    `'aGVsbG8='`, `'aGVsbG8'`, `' aG Vs\\tbG8=\\n'`, `'\\faGVsbA=\\r'`, `'aGVsbA=='`, `'aGVsbA'`, `'aGVsbA='`, `'//79'`, `'AA=='`,
+    `''`, `'a'`, `'ab'`, `'abc'`, `'abcde'`, `'ab=c'`, `'ab==c'`, `'ab==='`, `'ab= ='`, `'===='`, `'='`, `'abc=='`,
+    `'aGVs*G8='`, `'aGVsbG8=\\u00e9'`, `'aGVs-G8_'`, `'a\\u0000b'`, `undefined`, `null`, `1234`,
+  ]
+  test.each(atobInputs)('atob(%s) matches Node', (input) => same(`return attempt(() => atob(${input}))`))
+
+  const btoaInputs = [`'hello'`, `''`, `'a'`, `'ab'`, `'\\u00ff\\u00fe\\u0000'`, `'é'`, `'\\u0100'`, `'😀'`, `'ok\\uD800'`, `undefined`, `null`, `123`]
+  test.each(btoaInputs)('btoa(%s) matches Node', (input) => same(`return attempt(() => btoa(${input}))`))
+
+  sameFor([
+    ['no argument throws TypeError', `return [attempt(() => atob()), attempt(() => btoa())]`],
+    ['their errors are DOMExceptions', `try { atob('!') } catch (e) { return [e instanceof DOMException, e instanceof Error, errorOf(e)] }`],
+    ['btoa and atob round-trip all Latin-1', `let s = ''; for (let i = 0; i < 256; i++) s += String.fromCharCode(i); return [btoa(s), atob(btoa(s)) === s]`],
+  ])
+})
+
+describe('structuredClone', () => {
+  sameFor([
+    ['plain objects', `return shape(structuredClone({ a: 1, b: 'x', c: null, d: true, e: [1, 2], f: { g: undefined, h: -0, i: NaN } }))`],
+    ['arrays with holes and extra properties', `const a = [1, , 3]; a.extra = 'x'; a.length = 5; return shape(structuredClone(a))`],
+    ['nested values', `return shape(structuredClone({ a: [{ b: new Map([[1, { c: [new Set(['d'])] }]]) }] }))`],
+    ['Map with object keys and Set', `const k = { k: 1 }; return shape(structuredClone([new Map([[k, 'v'], ['s', k]]), new Set([1, 'a', k])]))`],
+    ['Date, invalid Date and RegExp', `const r = /a+b/giu; r.lastIndex = 3; return shape(structuredClone([new Date(1700000000123), new Date(NaN), r]))`],
+    ['ArrayBuffer', `return shape(structuredClone(new Uint8Array([1, 2, 3]).buffer))`],
+    ['typed arrays and DataView keep buffer, offset and length', `const b = new ArrayBuffer(16); new Uint8Array(b).forEach((_, i, a) => (a[i] = i))
+      return shape(structuredClone([new Uint8Array(b, 3, 5), new Float64Array([1.5, -0]), new BigInt64Array([-5n]), new DataView(b, 2, 4)]))`],
+    ['two views of one buffer stay sharing one buffer', `const b = new ArrayBuffer(8); const [x, y] = structuredClone([new Uint8Array(b), new Uint16Array(b, 2, 2)])
+      x[2] = 7; return [x.buffer === y.buffer, y[0], x.buffer !== b]`],
+    ['Errors keep name, message and cause', `const e = new Error('outer', { cause: new TypeError('inner') }); e.extra = 1
+      return shape(structuredClone([e, new RangeError('r'), new SyntaxError(), Object.assign(new Error('n'), { name: 'MyError' })]))`],
+    ['boxed primitives', `return shape(structuredClone([new Number(3), new String('s'), new Boolean(false), Object(5n)]))`],
+    ['BigInt and other primitives', `return shape(structuredClone([10n ** 30n, -0, NaN, Infinity, undefined, null, '', 'ü😀']))`],
+    ['cycles and shared references are preserved', `const o = { n: 1 }; o.self = o; const a = [o, o]; a.push(a); const m = new Map(); m.set(m, m)
+      const c = structuredClone({ a, m }); return [c.a[0] === c.a[1], c.a[0].self === c.a[0], c.a[2] === c.a, c.m.get(c.m) === c.m, c.a[0] !== o, shape(c)]`],
+    ['class instances become plain objects of their own enumerable data', `class P { #p = 1; x = 1; get y() { return 2 } m() {} }
+      const p = new P(); Object.defineProperty(p, 'hidden', { value: 1 }); p[Symbol('s')] = 2; return shape(structuredClone(p))`],
+    ['accessor properties are read into data properties', `return shape(structuredClone({ get x() { return 41 + 1 } }))`],
+    ['symbols throw DataCloneError', `return [attempt(() => structuredClone(Symbol('s'))), attempt(() => structuredClone({ s: Symbol() }))]`],
+    ['WeakMap and Promise throw DataCloneError', `return [attempt(() => structuredClone(new WeakMap())), attempt(() => structuredClone(Promise.resolve()))]`],
+    ['no argument throws TypeError', `return attempt(() => structuredClone())`],
+  ])
+
+  test.each([
+    ['a function', `function f(a) { return a }`],
+    ['an arrow function', `(x) => x + 1`],
+    ['an object with a method', `{ m() { return 1 } }`],
+  ])('cloning %s throws DataCloneError', async (_, source) => {
+    const body = `try { structuredClone(${source}); return null } catch (e) { return [e.name, e.code ?? null, e instanceof DOMException, e.message] }`
+    const [node, sandbox] = (await Promise.all([inNode(body), inSandbox(body)])) as [unknown[], unknown[]]
+    expect(sandbox.slice(0, 3)).toEqual(node.slice(0, 3))
+    expect(node[3]).toMatch(/ could not be cloned\.$/)
+    expect(sandbox[3]).toMatch(/ could not be cloned\.$/)
+  })
+})
+
+describe('crypto', () => {
+  test('randomUUID is a v4 UUID and two calls differ', async () => {
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+    const r = (await inSandbox(`return [crypto.randomUUID(), crypto.randomUUID(), Object.prototype.toString.call(crypto)]`)) as string[]
+    expect(r[0]).toMatch(v4)
+    expect(r[1]).toMatch(v4)
+    expect(r[0]).not.toBe(r[1])
+    expect(r[2]).toBe(Object.prototype.toString.call(crypto))
+  })
+
+  const arrays = ['new Uint8Array(64)', 'new Uint32Array(16)', 'new BigInt64Array(8)', 'new Int16Array(32)', 'new Uint8ClampedArray(64)', 'new Uint8Array(65536)', 'new Uint8Array(0)']
+  test.each(arrays)('getRandomValues(%s) fills and returns the same array', (array) =>
+    same(`const a = ${array}; const r = crypto.getRandomValues(a)
+      return [r === a, a.length === 0 || a.some((x) => x != 0), Object.prototype.toString.call(r), a.length]`),
+  )
+
+  const rejected = ['new Float32Array(4)', 'new Float64Array(4)', 'new DataView(new ArrayBuffer(4))', '[1, 2]', 'new ArrayBuffer(4)', 'new Uint8Array(65537)', 'new Uint32Array(16385)', 'new BigUint64Array(8193)']
+  test.each(rejected)('getRandomValues(%s) throws as Node does', (array) =>
+    same(`try { crypto.getRandomValues(${array}); return null } catch (e) { return [e.name, e.message, e instanceof DOMException] }`),
+  )
+
+  test('two runs get different random values', async () => {
+    const body = `return [crypto.randomUUID(), Array.from(crypto.getRandomValues(new Uint8Array(16)))]`
+    const [a, b] = await Promise.all([inSandbox(body), inSandbox(body)])
+    expect(a).not.toEqual(b)
+  })
+})
+
+describe('time, microtasks and randomness', () => {
+  test('performance.now() is small at program start and increases', async () => {
+    const [t0, t1, type] = (await inSandbox(`const t0 = performance.now(); const end = Date.now() + 20; while (Date.now() < end) {}
+      return [t0, performance.now(), typeof t0]`)) as [number, number, string]
+    expect(type).toBe('number')
+    expect(t0).toBeGreaterThanOrEqual(0)
+    expect(t0).toBeLessThan(1000)
+    expect(t1).toBeGreaterThan(t0)
+    expect(t1 - t0).toBeGreaterThanOrEqual(15)
+  })
+
+  sameFor([
+    ['queueMicrotask runs after the current synchronous code, in order with promise jobs', `const order = []
+      queueMicrotask(() => order.push('micro 1')); Promise.resolve().then(() => order.push('then')); queueMicrotask(() => order.push('micro 2'))
+      setTimeout(() => order.push('timer'), 0); order.push('sync'); await new Promise((r) => setTimeout(r, 5)); return order`],
+    ['queueMicrotask rejects a non-function', `return attempt(() => queueMicrotask(1)).threw.name`],
+  ])
+
+  test('Math.random gives different first values in two runs', async () => {
+    const [a, b] = await Promise.all([inSandbox(`return Math.random()`), inSandbox(`return Math.random()`)])
+    expect(typeof a).toBe('number')
+    expect(a).not.toBe(b)
+  })
+})
+
+describe('what a program does not get', () => {
+  const absent = ['require', 'process', 'fetch', 'XMLHttpRequest', 'WebSocket', 'Deno', 'Bun', 'std', 'os', 'module', 'exports', 'Buffer', 'global', 'setImmediate']
+  test.each(absent)('typeof %s is undefined', async (name) => {
+    expect(await inSandbox(`return [typeof ${name}, ${J(name)} in globalThis]`)).toEqual(['undefined', false])
+  })
+
+  test('the web globals of the spec are present as in Node', () =>
+    same(`return ['structuredClone', 'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'atob', 'btoa', 'crypto', 'queueMicrotask',
+      'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console'].map((n) => [n, typeof globalThis[n]])`))
+
+  test.each([
+    [`import x from 'fs'\nreturn typeof x`],
+    [`import * as os from 'os'\nreturn typeof os`],
+    [`const fs = await import('fs')\nreturn typeof fs`],
+    [`const m = await import('node:' + 'fs')\nreturn typeof m`],
+  ])('%j fails as an exception saying modules are not available', async (program) => {
+    const r = await run(program)
+    expect(r.error?.kind).toBe('exception')
+    expect(r.error?.message).toContain('modules are not available in programs')
+  })
+})
