@@ -28,6 +28,9 @@ pub const SPIN: Duration = Duration::from_micros(60);
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
+#[repr(align(128))]
+struct Padded<T>(T);
+
 struct State {
   queue: VecDeque<(Instant, Job)>,
   threads: usize,
@@ -40,8 +43,9 @@ struct State {
 
 struct Inner {
   state: Mutex<State>,
-  /// Jobs queued, readable without the lock (for the spinning worker).
-  queued: AtomicUsize,
+  /// Jobs queued, readable without the lock (for the spinning worker). On its own cache
+  /// line, so the spinner's reads do not contend with the lock's.
+  queued: Padded<AtomicUsize>,
   /// Workers wait here for jobs.
   work: Condvar,
   /// The supervisor waits here for a backlog; shutdown waiters for the last thread.
@@ -65,7 +69,7 @@ impl Pool {
         spinning: false,
         shutdown: false,
       }),
-      queued: AtomicUsize::new(0),
+      queued: Padded(AtomicUsize::new(0)),
       work: Condvar::new(),
       watch: Condvar::new(),
       core: core.max(1),
@@ -86,7 +90,7 @@ impl Pool {
     let mut st = self.lock();
     st.queue.push_back((Instant::now(), job));
     // Published under the lock: the spinner re-checks the queue under it anyway.
-    self.inner.queued.store(st.queue.len(), Ordering::Release);
+    self.inner.queued.0.store(st.queue.len(), Ordering::Release);
     if st.spinning {
       // The spinning worker will take it.
     } else if st.idle > 0 {
@@ -114,7 +118,7 @@ impl Pool {
     let mut st = self.lock();
     loop {
       if let Some((_, job)) = st.queue.pop_front() {
-        self.inner.queued.store(st.queue.len(), Ordering::Release);
+        self.inner.queued.0.store(st.queue.len(), Ordering::Release);
         drop(st);
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
@@ -129,8 +133,13 @@ impl Pool {
         st.spinning = true;
         drop(st);
         let until = Instant::now() + SPIN;
-        while self.inner.queued.load(Ordering::Acquire) == 0 && Instant::now() < until {
+        let mut spins = 0u32;
+        while self.inner.queued.0.load(Ordering::Acquire) == 0 {
           std::hint::spin_loop();
+          spins = spins.wrapping_add(1);
+          if spins % 64 == 0 && Instant::now() >= until {
+            break;
+          }
         }
         st = self.lock();
         st.spinning = false;
