@@ -190,6 +190,8 @@ fn binding_function<'js>(
   }
 }
 
+const BINDING_FAILED: &std::ffi::CStr = c"the binding call failed inside the engine";
+
 /// The C entry of every member function.
 unsafe extern "C" fn binding_entry(
   c: *mut qjs::JSContext,
@@ -214,24 +216,13 @@ unsafe extern "C" fn binding_entry(
         .collect();
       Some(match call(&ctx, shared, magic as u32, &args) {
         Ok(v) => qjs::JS_DupValue(c, v.as_raw()),
-        Err(_) => {
-          if !qjs::JS_HasException(c) {
-            qjs::JS_ThrowInternalError(c, c"the binding call failed inside the engine".as_ptr());
-          }
-          qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
-        }
+        Err(_) => raw::exception(c, BINDING_FAILED),
       })
     }
   }));
   match outcome {
     Ok(Some(v)) => v,
-    // SAFETY: raising an error on a live context.
-    _ => unsafe {
-      if !qjs::JS_HasException(c) {
-        qjs::JS_ThrowInternalError(c, c"the binding call failed inside the engine".as_ptr());
-      }
-      qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
-    },
+    _ => raw::exception(c, BINDING_FAILED),
   }
 }
 

@@ -18,7 +18,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub const THREAD_STACK: usize = 64 * 1024 * 1024;
+pub const THREAD_STACK: usize = 256 * 1024 * 1024;
 pub const GROW_AFTER: Duration = Duration::from_millis(1);
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// How long one idle worker polls for new work before sleeping. A run answering a host

@@ -9,7 +9,6 @@
 //! return is owned by the caller and released by [`Owned`]'s `Drop`.
 
 use rquickjs::qjs;
-use std::ffi::c_void;
 
 /// An owned engine value, freed on drop.
 pub struct Owned {
@@ -266,6 +265,14 @@ pub fn data_property(
   None
 }
 
-pub fn null_ptr() -> *mut c_void {
-  std::ptr::null_mut()
+/// What a C function hands back to QuickJS when it failed: `JS_EXCEPTION`, with the pending
+/// exception if there is one, else a new `InternalError` carrying `message`.
+pub fn exception(ctx: *mut qjs::JSContext, message: &std::ffi::CStr) -> qjs::JSValue {
+  // SAFETY: `ctx` is the live context QuickJS called us with.
+  unsafe {
+    if !qjs::JS_HasException(ctx) {
+      qjs::JS_ThrowInternalError(ctx, message.as_ptr());
+    }
+  }
+  qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
 }

@@ -433,3 +433,11 @@ fn a_throwing_timer_callback_ends_the_run() {
   assert_eq!(error_of(&v).0, "exception");
   assert!(error_of(&v).1.starts_with("Error: in timer"), "{v}");
 }
+
+#[test]
+fn a_hundred_thousand_timers_fire_in_linear_time() {
+  let started = std::time::Instant::now();
+  let v = run("let n = 0; await new Promise<void>((r) => { for (let i = 0; i < 100000; i++) setTimeout(() => { if (++n === 100000) r() }, 0) }); return n");
+  assert_eq!(v["value"], 100000);
+  assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
+}

@@ -12,7 +12,7 @@ use crate::raw;
 use crate::run::RunShared;
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -26,10 +26,16 @@ struct Timer {
 }
 
 /// The run's timers. Cleared before the context is dropped.
+///
+/// Ordered by (due, id), so the next timer is found in O(log n) (a program may create
+/// hundreds of thousands); the clock is armed only for the earliest due time.
 #[derive(Default)]
 pub struct Timers {
-  by_id: BTreeMap<u32, Timer>,
+  by_id: HashMap<u32, Timer>,
+  by_due: BTreeSet<(Instant, u32)>,
   next_id: u32,
+  /// The wake-up already asked of the clock, if any.
+  armed: Option<Instant>,
 }
 
 impl Timers {
@@ -38,16 +44,33 @@ impl Timers {
   }
 
   fn next_due(&self, before: Instant) -> Option<u32> {
-    self
-      .by_id
-      .iter()
-      .filter(|(_, t)| t.due <= before)
-      .min_by_key(|(id, t)| (t.due, **id))
-      .map(|(id, _)| *id)
+    self.by_due.first().filter(|(due, _)| *due <= before).map(|&(_, id)| id)
+  }
+
+  fn insert(&mut self, id: u32, timer: Timer) {
+    self.by_due.insert((timer.due, id));
+    self.by_id.insert(id, timer);
+  }
+
+  fn remove(&mut self, id: u32) -> Option<Timer> {
+    let timer = self.by_id.remove(&id)?;
+    self.by_due.remove(&(timer.due, id));
+    Some(timer)
+  }
+
+  /// The instant the clock should next wake the run, if it is not armed for it already.
+  fn rearm(&mut self) -> Option<Instant> {
+    let first = self.by_due.first().map(|&(due, _)| due)?;
+    if self.armed.is_some_and(|armed| armed <= first) {
+      return None;
+    }
+    self.armed = Some(first);
+    Some(first)
   }
 
   pub fn clear(&mut self) {
     self.by_id.clear();
+    self.by_due.clear();
   }
 }
 
@@ -88,18 +111,11 @@ fn schedule<'js>(
     let mut timers = shared.timers.borrow_mut();
     timers.next_id = timers.next_id.wrapping_add(1).max(1);
     let id = timers.next_id;
-    timers.by_id.insert(
-      id,
-      Timer {
-        callback: Persistent::save(ctx, callback),
-        args: rest,
-        interval: repeat.then_some(delay),
-        due,
-      },
-    );
+    let callback = Persistent::save(ctx, callback);
+    timers.insert(id, Timer { callback, args: rest, interval: repeat.then_some(delay), due });
     id
   };
-  (shared.wake_at)(due);
+  arm(shared);
   Ok(id)
 }
 
@@ -110,7 +126,7 @@ fn cancel(shared: &RunShared, id: Option<&Value<'_>>) {
   if id >= 1.0 && id <= u32::MAX as f64 && id.fract() == 0.0 {
     // Take it out first: dropping a Persistent must not happen under the borrow if it
     // could re-enter (it cannot, but keep the borrow short anyway).
-    let removed = shared.timers.borrow_mut().by_id.remove(&(id as u32));
+    let removed = shared.timers.borrow_mut().remove(id as u32);
     drop(removed);
   }
 }
@@ -140,29 +156,44 @@ pub fn install<'js>(
 /// Fires the timers due now. `drain` runs the microtasks after each callback and returns
 /// false when the run must stop. A callback's uncaught throw ends the batch with the thrown
 /// value (in Node it would be an uncaught exception).
+/// Asks the clock to wake the run for its earliest timer, unless it already will.
+fn arm(shared: &RunShared) {
+  let at = shared.timers.borrow_mut().rearm();
+  if let Some(at) = at {
+    (shared.wake_at)(at);
+  }
+}
+
 pub fn fire_due<'js>(
   ctx: &Ctx<'js>,
   shared: &RunShared,
   mut drain: impl FnMut() -> bool,
 ) -> Result<(), Value<'js>> {
   let now = Instant::now();
+  shared.timers.borrow_mut().armed = None;
+  let outcome = fire_until(ctx, shared, now, &mut drain);
+  arm(shared);
+  outcome
+}
+
+fn fire_until<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  now: Instant,
+  drain: &mut impl FnMut() -> bool,
+) -> Result<(), Value<'js>> {
   loop {
     let (callback, args) = {
       let mut timers = shared.timers.borrow_mut();
       let Some(id) = timers.next_due(now) else {
         break;
       };
-      let t = timers.by_id.get_mut(&id).expect("due timer present");
+      let Some(mut t) = timers.remove(id) else { break };
       let callback = t.callback.clone();
       let args = t.args.clone();
-      match t.interval {
-        Some(every) => {
-          t.due = now + every;
-          (shared.wake_at)(t.due);
-        }
-        None => {
-          timers.by_id.remove(&id);
-        }
+      if let Some(every) = t.interval {
+        t.due = now + every;
+        timers.insert(id, t);
       }
       (callback, args)
     };

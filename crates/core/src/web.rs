@@ -144,13 +144,7 @@ unsafe extern "C" fn lazy_get(
   });
   match result {
     Ok(Some(v)) => v,
-    // SAFETY: an exception is pending (from `load`) or we raise one now.
-    _ => unsafe {
-      if !qjs::JS_HasException(c) {
-        qjs::JS_ThrowInternalError(c, c"the web globals could not be loaded".as_ptr());
-      }
-      qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
-    },
+    _ => raw::exception(c, c"the web globals could not be loaded"),
   }
 }
 

@@ -28,6 +28,8 @@ use swc_core::ecma::transforms::base::{fixer::fixer, hygiene::hygiene, resolver}
 use swc_core::ecma::transforms::typescript::{typescript, Config as TsConfig};
 use swc_core::ecma::visit::{Visit, VisitWith};
 
+mod nesting;
+
 /// Text placed before the program. It stays on line 1, so only line 1's columns shift.
 pub const PREFIX: &str = "(async () => {";
 /// Text placed after the program; the newline ends a trailing line comment.
@@ -95,6 +97,16 @@ pub fn transpile(program: &str) -> Result<Transpiled, TranspileError> {
 }
 
 fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
+  if let Some(at) = nesting::too_deep(program) {
+    let line = program[..at].matches('\n').count() as u32 + 1;
+    let column = (at - program[..at].rfind('\n').map_or(0, |p| p + 1)) as u32 + 1;
+    return Err(TranspileError {
+      kind: TranspileErrorKind::Syntax,
+      message: format!("the program nests more than {} levels deep", nesting::MAX_NESTING),
+      line,
+      column,
+    });
+  }
   let cm: Lrc<SourceMap> = Default::default();
   let wrapped = format!("{PREFIX}{program}{SUFFIX}");
   let fm = cm.new_source_file(Lrc::new(FileName::Custom(PROGRAM_FILE.into())), wrapped);
@@ -156,11 +168,14 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
   let mut buf = Vec::with_capacity(program.len() + 64);
   let mut mappings: Vec<(BytePos, LineCol)> = Vec::new();
   {
+    // No indentation: nested code would otherwise print in space quadratic in its depth.
+    let mut writer = JsWriter::new(cm.clone(), "\n", &mut buf, Some(&mut mappings));
+    writer.set_indent_str("");
     let mut emitter = Emitter {
       cfg: CodegenConfig::default().with_target(EsVersion::EsNext),
       cm: cm.clone(),
       comments: None,
-      wr: JsWriter::new(cm.clone(), "\n", &mut buf, Some(&mut mappings)),
+      wr: writer,
     };
     if let Err(e) = emitter.emit_program(&program_ast) {
       return Err(TranspileError {
