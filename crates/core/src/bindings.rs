@@ -354,7 +354,7 @@ fn settle_value<'js>(
     return;
   };
   let result = match outcome {
-    Ok(v) => resolve.call::<_, ()>((v,)),
+    Ok(v) => resolve_plainly(ctx, &resolve, v),
     Err(message) => {
       make_error(ctx, shared, index, &message).and_then(|e| reject.call::<_, ()>((e,)))
     }
@@ -365,17 +365,57 @@ fn settle_value<'js>(
 }
 
 /// The engine's own `JSON.parse` (never the program's global).
+/// Resolves the program's promise with `value` as a plain value. A resolve function adopts
+/// thenables by reading `value.then`, which reaches `Object.prototype.then` if the program
+/// defined one; so for the duration of the call `value` gets an own `then: undefined`
+/// (defined, not assigned: no setter runs), removed again right after.
+fn resolve_plainly<'js>(
+  ctx: &Ctx<'js>,
+  resolve: &Function<'js>,
+  value: Value<'js>,
+) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  let shield = raw::is_object(value.as_raw());
+  let then = raw::Atom::new(c, c"then");
+  if shield {
+    // SAFETY: defining an own data property on a fresh object the engine's JSON.parse made.
+    unsafe {
+      let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+      qjs::JS_DefinePropertyValue(
+        c,
+        value.as_raw(),
+        then.atom,
+        undefined,
+        qjs::JS_PROP_CONFIGURABLE as i32,
+      );
+    }
+  }
+  let result = resolve.call::<_, ()>((value.clone(),));
+  if shield {
+    // SAFETY: deleting the own configurable property we just defined.
+    unsafe { qjs::JS_DeleteProperty(c, value.as_raw(), then.atom, 0) };
+  }
+  result
+}
+
+/// JSON text → engine value with the engine's own `JSON.parse` (never the program's global).
+/// The parser recurses once per nesting level, so for the parse the engine's stack limit
+/// is raised to most of the worker thread's real stack: values nested far deeper than any
+/// program recursion cross (the contract sets no depth limit), and a deeper one is a clean
+/// failure, never a stack overflow.
 fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
   let c = ctx.as_raw().as_ptr();
   let mut text = json.as_bytes().to_vec();
   text.push(0);
   // SAFETY: JS_ParseJSON reads `len` bytes of a NUL-terminated buffer and returns a new
-  // value reference or JS_EXCEPTION.
+  // value reference or JS_EXCEPTION. The raised stack limit stays below the thread's stack
+  // (pool::THREAD_STACK) with room for the frames above, and is restored right after.
   let v = unsafe {
-    Owned::new(
-      c,
-      qjs::JS_ParseJSON(c, text.as_ptr() as *const _, json.len() as _, c"binding".as_ptr()),
-    )
+    let rt = qjs::JS_GetRuntime(c);
+    qjs::JS_SetMaxStackSize(rt, (crate::pool::THREAD_STACK - 64 * 1024 * 1024) as _);
+    let v = qjs::JS_ParseJSON(c, text.as_ptr() as *const _, json.len() as _, c"binding".as_ptr());
+    qjs::JS_SetMaxStackSize(rt, crate::run::JS_STACK_LIMIT as _);
+    Owned::new(c, v)
   };
   if raw::tag(v.v) == qjs::JS_TAG_EXCEPTION {
     raw::clear_exception(c);

@@ -441,3 +441,29 @@ fn a_hundred_thousand_timers_fire_in_linear_time() {
   assert_eq!(v["value"], 100000);
   assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
 }
+
+#[test]
+fn an_inherited_then_does_not_hijack_binding_results() {
+  let (json, _) = run_with_tools(
+    "(Object.prototype as any).then = function (res: any) { res('hijacked') }; \
+     (Array.prototype as any).then = function (res: any) { res('hijacked') }; \
+     const a = await tools.echo({ x: 1 }); const b = await tools.echo([1, 2]); \
+     delete (Object.prototype as any).then; delete (Array.prototype as any).then; return [a, b, Object.keys(a)]",
+    &["echo"],
+    None,
+    |_, args| Ok(args.to_owned()),
+  );
+  assert_eq!(json, r#"{"logs":[],"value":[{"x":1},[1,2],["x"]]}"#);
+}
+
+#[test]
+fn a_hundred_thousand_deep_resolution_crosses() {
+  let deep = format!("{}0{}", "[".repeat(100_000), "]".repeat(100_000));
+  let (json, _) = run_with_tools(
+    "let v: any = await tools.deep({}); let d = 0; while (Array.isArray(v)) { v = v[0]; d++ } return d",
+    &["deep"],
+    None,
+    move |_, _| Ok(deep.clone()),
+  );
+  assert_eq!(json, r#"{"logs":[],"value":100000}"#);
+}
