@@ -29,7 +29,7 @@ describe('command line', () => {
     writeFileSync(join(dir, 'spin.ts'), 'for (;;) {}')
     const out = run('run', join(dir, 'spin.ts'), '--timeout', '200', '--json')
     expect(out.status).toBe(1)
-    expect(JSON.parse(out.stdout).error).toEqual({ kind: 'timeout', message: 'compute budget exhausted (200ms busy)' })
+    expect(JSON.parse(out.stdout).error).toEqual({ kind: 'timeout', message: 'wall-clock ceiling reached (200ms)' })
   })
 
   test('usage errors exit 2 with the usage line', () => {

@@ -4,7 +4,7 @@
 //
 //   code-runtime-quickjs run <program.ts> [--bindings <module>] [--timeout <ms>] [--json]
 //
-// The bindings module either exports `bindings` (an array of CodeBindingNamespace) or exports
+// `--timeout` is the wall-clock ceiling of the run. The bindings module either exports `bindings` (an array of CodeBindingNamespace) or exports
 // async functions, which become members of a global `tools` (rejections are `ToolCallError`s).
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -53,7 +53,7 @@ async function loadBindings(path) {
 const options = parseArgs(process.argv.slice(2))
 const program = readFileSync(options.program, 'utf8')
 const bindings = await loadBindings(options.bindings)
-const runtime = new CodeRuntime(options.timeout === undefined ? {} : { computeMs: options.timeout, maxWallMs: options.timeout })
+const runtime = new CodeRuntime(options.timeout === undefined ? {} : { maxWallMs: options.timeout })
 const started = process.hrtime.bigint()
 const result = await runtime.run({ program, bindings })
 const ms = Number(process.hrtime.bigint() - started) / 1e6
