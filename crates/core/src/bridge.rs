@@ -53,7 +53,7 @@ pub struct Shapes {
 }
 
 impl Shapes {
-  pub fn of(ctx: *mut qjs::JSContext) -> Shapes {
+  pub(crate) fn of(ctx: *mut qjs::JSContext) -> Shapes {
     // SAFETY: JS_NewObject/JS_NewArray create fresh values from the context's intrinsic
     // prototypes (never the program's globals); Owned frees them.
     let (obj, arr) =
@@ -73,7 +73,7 @@ struct Plain {
 }
 
 /// Writes `value` as JSON text. `Ok(None)` for a top-level `undefined` (no completion).
-pub fn to_json(
+pub(crate) fn to_json(
   ctx: *mut qjs::JSContext,
   value: qjs::JSValue,
   shapes: Shapes,
@@ -172,7 +172,7 @@ impl Walker<'_> {
       return Err(Refusal::TooLarge);
     }
     self.steps = self.steps.wrapping_add(1);
-    if self.steps % 4096 == 0 && self.control.poll() {
+    if self.steps.is_multiple_of(4096) && self.control.poll() {
       return Err(Refusal::Stopped);
     }
     Ok(())

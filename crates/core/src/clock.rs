@@ -50,6 +50,12 @@ pub struct Clock {
   inner: Arc<(Mutex<State>, Condvar)>,
 }
 
+impl Default for Clock {
+  fn default() -> Self {
+    Self::new()
+  }
+}
+
 impl Clock {
   pub fn new() -> Clock {
     let clock = Clock {

@@ -25,7 +25,7 @@ enum Work {
 }
 
 /// Renders one `console.log` argument. Strings at top level print raw.
-pub fn render(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
+pub(crate) fn render(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
   if raw::is_string(v) {
     return raw::string_bytes(ctx, v).unwrap_or_default();
   }
@@ -276,7 +276,7 @@ fn primitive(ctx: *mut qjs::JSContext, v: qjs::JSValue, nested: bool) -> Vec<u8>
 }
 
 /// `Symbol(description)`, read without calling `Symbol.prototype.toString`.
-pub fn symbol_text(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
+pub(crate) fn symbol_text(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
   // SAFETY: JS_GetPropertyStr on a symbol primitive reaches Symbol.prototype.description,
   // which is an intrinsic native getter unless the program replaced it; we read the
   // description through the atom instead to avoid that path.

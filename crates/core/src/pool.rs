@@ -137,7 +137,7 @@ impl Pool {
         while self.inner.queued.0.load(Ordering::Acquire) == 0 {
           std::hint::spin_loop();
           spins = spins.wrapping_add(1);
-          if spins % 64 == 0 && Instant::now() >= until {
+          if spins.is_multiple_of(64) && Instant::now() >= until {
             break;
           }
         }

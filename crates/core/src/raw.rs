@@ -18,7 +18,7 @@ pub struct Owned {
 
 impl Owned {
   /// SAFETY (callers): `v` is a value the caller owns a reference to, in `ctx`'s runtime.
-  pub unsafe fn new(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Self {
+  pub(crate) unsafe fn new(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Self {
     Owned { ctx, v }
   }
 }
@@ -31,39 +31,39 @@ impl Drop for Owned {
   }
 }
 
-pub fn tag(v: qjs::JSValue) -> i32 {
+pub(crate) fn tag(v: qjs::JSValue) -> i32 {
   // SAFETY: reading the tag of a JSValue is a plain field read.
   unsafe { qjs::JS_VALUE_GET_TAG(v) }
 }
 
-pub fn is_object(v: qjs::JSValue) -> bool {
+pub(crate) fn is_object(v: qjs::JSValue) -> bool {
   tag(v) == qjs::JS_TAG_OBJECT
 }
 
-pub fn is_string(v: qjs::JSValue) -> bool {
+pub(crate) fn is_string(v: qjs::JSValue) -> bool {
   let t = tag(v);
   t == qjs::JS_TAG_STRING || t == qjs::JS_TAG_STRING_ROPE
 }
 
 /// The object's identity, for cycle detection.
-pub fn ptr(v: qjs::JSValue) -> usize {
+pub(crate) fn ptr(v: qjs::JSValue) -> usize {
   // SAFETY: only called on object values, whose payload is a pointer.
   unsafe { qjs::JS_VALUE_GET_PTR(v) as usize }
 }
 
-pub fn is_proxy(v: qjs::JSValue) -> bool {
+pub(crate) fn is_proxy(v: qjs::JSValue) -> bool {
   // SAFETY: JS_IsProxy only inspects the value's tag and class id.
   is_object(v) && unsafe { qjs::JS_IsProxy(v) }
 }
 
-pub fn class_id(v: qjs::JSValue) -> u32 {
+pub(crate) fn class_id(v: qjs::JSValue) -> u32 {
   // SAFETY: JS_GetClassID reads the class id of an object, 0 for non-objects.
   unsafe { qjs::JS_GetClassID(v) }
 }
 
 /// The prototype's identity (0 for `null`). Must not be called on a Proxy (it would run the
 /// `getPrototypeOf` trap).
-pub fn proto_ptr(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> usize {
+pub(crate) fn proto_ptr(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> usize {
   debug_assert!(!is_proxy(v));
   // SAFETY: for a non-Proxy object JS_GetPrototype reads the shape's prototype and returns a
   // new reference, which Owned frees.
@@ -76,14 +76,14 @@ pub fn proto_ptr(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> usize {
 }
 
 /// The prototype as an owned value (non-Proxy objects only).
-pub fn proto(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Owned {
+pub(crate) fn proto(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Owned {
   debug_assert!(!is_proxy(v));
   // SAFETY: as in proto_ptr.
   unsafe { Owned::new(ctx, qjs::JS_GetPrototype(ctx, v)) }
 }
 
 /// The string's contents as WTF-8 bytes (lone surrogates kept as 3-byte sequences).
-pub fn string_bytes(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Option<Vec<u8>> {
+pub(crate) fn string_bytes(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Option<Vec<u8>> {
   let mut len: qjs::size_t = 0;
   // SAFETY: v is a string (callers check), so no conversion code runs; the returned buffer
   // is valid for `len` bytes until JS_FreeCString.
@@ -101,7 +101,7 @@ pub fn string_bytes(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Option<Vec<u8>
 
 /// Drops the pending exception, if any (used after an engine call failed for want of
 /// memory: the run is ending anyway and the exception must not leak into the program).
-pub fn clear_exception(ctx: *mut qjs::JSContext) {
+pub(crate) fn clear_exception(ctx: *mut qjs::JSContext) {
   // SAFETY: JS_GetException transfers the pending exception (or JS_UNINITIALIZED) to us.
   unsafe {
     let e = qjs::JS_GetException(ctx);
@@ -118,16 +118,16 @@ pub struct Descriptor {
 }
 
 impl Descriptor {
-  pub fn is_accessor(&self) -> bool {
+  pub(crate) fn is_accessor(&self) -> bool {
     self.flags & qjs::JS_PROP_GETSET as i32 != 0
   }
-  pub fn is_enumerable(&self) -> bool {
+  pub(crate) fn is_enumerable(&self) -> bool {
     self.flags & qjs::JS_PROP_ENUMERABLE as i32 != 0
   }
 }
 
 /// The own property `atom` of a non-Proxy object, without running getters.
-pub fn own_property(
+pub(crate) fn own_property(
   ctx: *mut qjs::JSContext,
   obj: qjs::JSValue,
   atom: qjs::JSAtom,
@@ -166,7 +166,7 @@ pub struct Keys {
 }
 
 impl Keys {
-  pub fn of(ctx: *mut qjs::JSContext, obj: qjs::JSValue) -> Option<Keys> {
+  pub(crate) fn of(ctx: *mut qjs::JSContext, obj: qjs::JSValue) -> Option<Keys> {
     debug_assert!(!is_proxy(obj));
     let mut tab: *mut qjs::JSPropertyEnum = std::ptr::null_mut();
     let mut len: u32 = 0;
@@ -181,11 +181,11 @@ impl Keys {
     Some(Keys { ctx, tab, len })
   }
 
-  pub fn len(&self) -> u32 {
+  pub(crate) fn len(&self) -> u32 {
     self.len
   }
 
-  pub fn atom(&self, i: u32) -> qjs::JSAtom {
+  pub(crate) fn atom(&self, i: u32) -> qjs::JSAtom {
     assert!(i < self.len);
     // SAFETY: i < len, and tab holds len entries.
     unsafe { (*self.tab.add(i as usize)).atom }
@@ -207,7 +207,7 @@ pub enum Key {
   Symbol,
 }
 
-pub fn atom_key(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Key> {
+pub(crate) fn atom_key(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Key> {
   // SAFETY: JS_AtomToValue returns a new reference to the key as a string or symbol.
   let v = unsafe { Owned::new(ctx, qjs::JS_AtomToValue(ctx, atom)) };
   if tag(v.v) == qjs::JS_TAG_SYMBOL {
@@ -223,11 +223,11 @@ pub struct Atom {
 }
 
 impl Atom {
-  pub fn new(ctx: *mut qjs::JSContext, name: &std::ffi::CStr) -> Atom {
+  pub(crate) fn new(ctx: *mut qjs::JSContext, name: &std::ffi::CStr) -> Atom {
     // SAFETY: JS_NewAtom copies the NUL-terminated name.
     Atom { ctx, atom: unsafe { qjs::JS_NewAtom(ctx, name.as_ptr()) } }
   }
-  pub fn index(ctx: *mut qjs::JSContext, i: u32) -> Atom {
+  pub(crate) fn index(ctx: *mut qjs::JSContext, i: u32) -> Atom {
     // SAFETY: JS_NewAtomUInt32 makes (or tags) the atom for an array index.
     Atom { ctx, atom: unsafe { qjs::JS_NewAtomUInt32(ctx, i) } }
   }
@@ -242,7 +242,7 @@ impl Drop for Atom {
 
 /// Reads a data property along the prototype chain without running code: accessors and
 /// Proxies end the search. Used for `name`/`message` of thrown errors.
-pub fn data_property(
+pub(crate) fn data_property(
   ctx: *mut qjs::JSContext,
   obj: qjs::JSValue,
   name: &std::ffi::CStr,
@@ -267,7 +267,7 @@ pub fn data_property(
 
 /// What a C function hands back to QuickJS when it failed: `JS_EXCEPTION`, with the pending
 /// exception if there is one, else a new `InternalError` carrying `message`.
-pub fn exception(ctx: *mut qjs::JSContext, message: &std::ffi::CStr) -> qjs::JSValue {
+pub(crate) fn exception(ctx: *mut qjs::JSContext, message: &std::ffi::CStr) -> qjs::JSValue {
   // SAFETY: `ctx` is the live context QuickJS called us with.
   unsafe {
     if !qjs::JS_HasException(ctx) {

@@ -507,7 +507,7 @@ fn drain_jobs(ctx: &Ctx<'_>, control: &RunControl) {
   let mut n: u32 = 0;
   while control.cause() == StopCause::None && ctx.execute_pending_job() {
     n = n.wrapping_add(1);
-    if n % 256 == 0 && control.poll() {
+    if n.is_multiple_of(256) && control.poll() {
       break;
     }
   }

@@ -118,7 +118,7 @@ unsafe extern "C" fn lazy_get(
   data: *mut qjs::JSValue,
 ) -> qjs::JSValue {
   let result = std::panic::catch_unwind(|| {
-    let Some(ctx_ptr) = std::ptr::NonNull::new(c) else { return None };
+    let ctx_ptr = std::ptr::NonNull::new(c)?;
     // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
     let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
     // SAFETY: data[0] is the state object we passed at creation; borrowed, not owned.
@@ -457,48 +457,33 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
         let part = usv_string(&ctx, &part)?;
         let value = usv_string(&ctx, &value)?;
         let Ok(mut u) = url::Url::parse(&href) else { return Ok(Value::new_null(ctx.clone())) };
-        let ok = match part.as_str() {
-          "href" => q::set_href(&mut u, &value).is_ok(),
-          "protocol" => {
-            let _ = q::set_protocol(&mut u, &value);
-            true
+        if part == "href" {
+          if q::set_href(&mut u, &value).is_err() {
+            return Ok(Value::new_null(ctx.clone()));
           }
-          "username" => {
-            let _ = q::set_username(&mut u, &value);
-            true
-          }
-          "password" => {
-            let _ = q::set_password(&mut u, &value);
-            true
-          }
-          "host" => {
-            let _ = q::set_host(&mut u, &value);
-            true
-          }
-          "hostname" => {
-            let _ = q::set_hostname(&mut u, &value);
-            true
-          }
-          "port" => {
-            let _ = q::set_port(&mut u, &value);
-            true
-          }
-          "pathname" => {
-            q::set_pathname(&mut u, &value);
-            true
-          }
-          "search" => {
-            q::set_search(&mut u, &value);
-            true
-          }
-          "hash" => {
-            q::set_hash(&mut u, &value);
-            true
-          }
-          _ => true,
-        };
-        if !ok {
-          return Ok(Value::new_null(ctx.clone()));
+        } else {
+          // WHATWG setters that cannot apply a value leave the URL as it was.
+          let _refused = match part.as_str() {
+            "protocol" => q::set_protocol(&mut u, &value),
+            "username" => q::set_username(&mut u, &value),
+            "password" => q::set_password(&mut u, &value),
+            "host" => q::set_host(&mut u, &value),
+            "hostname" => q::set_hostname(&mut u, &value),
+            "port" => q::set_port(&mut u, &value),
+            "pathname" => {
+              q::set_pathname(&mut u, &value);
+              Ok(())
+            }
+            "search" => {
+              q::set_search(&mut u, &value);
+              Ok(())
+            }
+            "hash" => {
+              q::set_hash(&mut u, &value);
+              Ok(())
+            }
+            _ => Ok(()),
+          };
         }
         url_components(&ctx, &u)
       },
