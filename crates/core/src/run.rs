@@ -64,19 +64,31 @@ pub struct Outbox {
   run_id: RunId,
   host: Arc<dyn Host>,
   calls: std::sync::Mutex<Vec<HostCall>>,
+  /// Whether this slice has handed a call over yet.
+  sent: std::sync::atomic::AtomicBool,
 }
 
 impl Outbox {
   /// Calls beyond this many in one slice are handed over at once.
   const BATCH: usize = 1024;
 
+  fn new(run_id: RunId, host: Arc<dyn Host>) -> Outbox {
+    Outbox { run_id, host, calls: Default::default(), sent: Default::default() }
+  }
+
+  pub fn begin_slice(&self) {
+    self.sent.store(false, std::sync::atomic::Ordering::Relaxed);
+  }
+
+  /// The first call of a slice goes to the host at once, so the host works on it while the
+  /// slice finishes (the common `await tools.x()` case); later ones are batched.
   pub fn push(&self, call: HostCall) {
-    let full = {
+    let flush_now = {
       let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
       calls.push(call);
-      calls.len() >= Self::BATCH
+      calls.len() >= Self::BATCH || !self.sent.swap(true, std::sync::atomic::Ordering::Relaxed)
     };
-    if full {
+    if flush_now {
       self.flush();
     }
   }
@@ -165,7 +177,7 @@ impl Run {
         run_id: spec.id,
         ledger: RefCell::new(ledger),
         control: control.clone(),
-        outbox: Arc::new(Outbox { run_id: spec.id, host, calls: Default::default() }),
+        outbox: Arc::new(Outbox::new(spec.id, host)),
         directory: Directory::new(spec.bindings),
         bindings: RefCell::new(BindingHandles::default()),
         timers: RefCell::new(Timers::default()),
@@ -185,6 +197,7 @@ impl Run {
   /// has ended.
   pub fn step(&mut self, events: Vec<Event>) -> Option<String> {
     self.control.begin_slice();
+    self.shared.outbox.begin_slice();
     let mut completion = self.step_inner(events);
     self.control.end_slice();
     // Natives the interrupt cannot reach (a huge `JSON.stringify`) may overrun the budget
