@@ -190,7 +190,20 @@ impl RunControl {
     if self.poll_without_cpu() {
       return true;
     }
+    self.demote_if_hot();
     self.check_compute()
+  }
+
+  /// A slice running longer than `priority::DEMOTE_AFTER` is a hot program.
+  fn demote_if_hot(&self) {
+    let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);
+    if wall_start == 0 {
+      return;
+    }
+    let in_slice = (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start);
+    if in_slice >= crate::priority::DEMOTE_AFTER.as_nanos() as u64 {
+      crate::priority::demote_current();
+    }
   }
 
   /// `poll` minus the CPU clock (a system call on many machines): for the checks the

@@ -22,6 +22,7 @@ pub(crate) mod inspect;
 pub mod ledger;
 pub mod messages;
 pub mod pool;
+pub mod priority;
 pub(crate) mod raw;
 pub mod run;
 pub mod timers;

@@ -123,7 +123,12 @@ impl Pool {
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
         let _ = catch_unwind(AssertUnwindSafe(job));
+        let healthy = crate::priority::restore_current();
         st = self.lock();
+        if !healthy {
+          // Demoted for a hot program and not allowed back up: retire.
+          break;
+        }
         continue;
       }
       if st.shutdown {
