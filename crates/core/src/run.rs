@@ -278,11 +278,17 @@ impl Run {
     };
     drop(program);
 
+    // Setup runs JavaScript (error classes), which an abort, a dispose or the heap limit can
+    // interrupt: then the run ends for that cause, not as an engine failure.
+    let control = self.control.clone();
     let start_failed = |e: rquickjs::Error| {
-      Completion::Failed(Failure::new(
-        FailureKind::WorkerExit,
-        messages::engine_start_failed(&e.to_string()),
-      ))
+      control.poll_without_cpu();
+      stopped_by(&control).unwrap_or_else(|| {
+        Completion::Failed(Failure::new(
+          FailureKind::WorkerExit,
+          messages::engine_start_failed(&e.to_string()),
+        ))
+      })
     };
     let rt =
       Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
@@ -361,27 +367,7 @@ impl Run {
 
   /// A stop cause, if one is set, as the run's ending.
   fn stopped(&self) -> Option<Completion> {
-    let limits = &self.control.limits;
-    let failure = match self.control.cause() {
-      StopCause::None | StopCause::Finished => return None,
-      StopCause::Compute => {
-        Failure::new(FailureKind::Timeout, messages::compute_budget_exhausted(limits.compute_ms))
-      }
-      StopCause::Wall => {
-        Failure::new(FailureKind::Timeout, messages::wall_clock_ceiling(limits.max_wall_ms))
-      }
-      StopCause::Abort => {
-        let reason =
-          self.control.abort_reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
-        Failure::new(FailureKind::Abort, reason)
-      }
-      StopCause::Disposed => Failure::new(FailureKind::Abort, messages::RUNTIME_DISPOSED),
-      StopCause::Heap => {
-        Failure::new(FailureKind::WorkerExit, messages::heap_limit_reached(limits.max_heap_mb))
-      }
-      StopCause::Output => Failure::new(FailureKind::OutputLimit, String::new()),
-    };
-    Some(Completion::Failed(failure))
+    stopped_by(&self.control)
   }
 
   /// After a slice: finished, failed, or parked (`None`).
@@ -513,6 +499,30 @@ impl Run {
       None => line.to_owned(),
     }
   }
+}
+
+/// The run's ending for the stop cause set on `control`, if any.
+fn stopped_by(control: &RunControl) -> Option<Completion> {
+  let limits = &control.limits;
+  let failure = match control.cause() {
+    StopCause::None | StopCause::Finished => return None,
+    StopCause::Compute => {
+      Failure::new(FailureKind::Timeout, messages::compute_budget_exhausted(limits.compute_ms))
+    }
+    StopCause::Wall => {
+      Failure::new(FailureKind::Timeout, messages::wall_clock_ceiling(limits.max_wall_ms))
+    }
+    StopCause::Abort => {
+      let reason = control.abort_reason.lock().ok().and_then(|r| r.clone()).unwrap_or_default();
+      Failure::new(FailureKind::Abort, reason)
+    }
+    StopCause::Disposed => Failure::new(FailureKind::Abort, messages::RUNTIME_DISPOSED),
+    StopCause::Heap => {
+      Failure::new(FailureKind::WorkerExit, messages::heap_limit_reached(limits.max_heap_mb))
+    }
+    StopCause::Output => Failure::new(FailureKind::OutputLimit, String::new()),
+  };
+  Some(Completion::Failed(failure))
 }
 
 /// Runs queued jobs until none is left or the run must stop.

@@ -467,3 +467,10 @@ fn a_hundred_thousand_deep_resolution_crosses() {
   );
   assert_eq!(json, r#"{"logs":[],"value":100000}"#);
 }
+
+#[test]
+fn a_heap_too_small_for_setup_ends_as_heap_exhaustion() {
+  let v = run_with("return 1", Limits { max_heap_mb: 0.05, ..Limits::default() });
+  assert_eq!(error_of(&v).0, "worker-exit", "{v}");
+  assert!(error_of(&v).1.contains("heap limit of 0.05 MB"), "{v}");
+}

@@ -1,0 +1,67 @@
+// Soak: many mixed runs on one runtime (plain, bindings, typed rejections, hot loops, throws,
+// heap deaths, timers, web globals, aborts), sampling RSS. After warm-up RSS must grow by
+// less than the allowed amount; every run must settle with an expected kind.
+//
+//   node --expose-gc bench/soak.mjs [--runs 200000] [--quick] [--max-growth-mb 50]
+import { createRequire } from 'node:module'
+
+const require = createRequire(import.meta.url)
+const { CodeRuntime } = require('../index.js')
+
+const args = process.argv.slice(2)
+const opt = (name, dflt) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : dflt)
+const quick = args.includes('--quick')
+const RUNS = opt('--runs', quick ? 3000 : 200000)
+const MAX_GROWTH_MB = opt('--max-growth-mb', 50)
+const WARMUP = Math.min(1000, Math.floor(RUNS / 3))
+
+const tools = { echo: async (x) => x, fail: async () => Promise.reject(new Error('no')) }
+const bindings = [{ global: 'tools', functions: tools, errorClass: { name: 'ToolError', memberNameProperty: 'tool' } }]
+const PROGRAMS = [
+  ['ok', 'return 1'],
+  ['ok', 'const r = await Promise.all([tools.echo({ a: 1 }), tools.echo([1, 2, 3])]); return r'],
+  ['ok', 'try { await tools.fail({}) } catch (e) { return (e as any).tool }'],
+  ['timeout', 'for (;;) {}'],
+  ['exception', 'throw new Error("x")'],
+  ['worker-exit', 'const a: any[] = []; for (;;) a.push("x".repeat(4096))'],
+  ['ok', 'console.log("hello", { a: 1 }); await new Promise((r) => setTimeout(r, 1)); return new URL("http://x/y").pathname'],
+  ['ok', 'return structuredClone({ m: new Map([[1, 2]]) }).m.size'],
+  ['invalid-output', 'return new Date()'],
+  ['output-limit', 'for (;;) console.log("flood")'],
+]
+
+const runtime = new CodeRuntime({ computeMs: 20, maxWallMs: 2000, maxHeapMb: 8, maxOutputBytes: 65536 })
+const rssMb = () => process.memoryUsage().rss / 1048576
+const samples = []
+const kinds = {}
+const started = Date.now()
+let baseline = 0
+for (let i = 0; i < RUNS; i++) {
+  const [expected, program] = PROGRAMS[i % PROGRAMS.length]
+  const controller = new AbortController()
+  const pending = runtime.run({ program, bindings, signal: controller.signal })
+  const aborted = i % 101 === 0
+  if (aborted) controller.abort('soak abort')
+  const result = await pending
+  const kind = result.error ? result.error.kind : 'ok'
+  if (kind !== expected && !(aborted && kind === 'abort')) {
+    throw new Error(`run ${i}: expected ${expected}, got ${JSON.stringify(result).slice(0, 200)}`)
+  }
+  kinds[kind] = (kinds[kind] ?? 0) + 1
+  if (i === WARMUP || (i > WARMUP && i % Math.max(1, Math.floor(RUNS / 10)) === 0) || i === RUNS - 1) {
+    globalThis.gc?.()
+    const rss = rssMb()
+    if (i === WARMUP) baseline = rss
+    samples.push({ run: i, rssMb: +rss.toFixed(1), ms: Date.now() - started })
+  }
+}
+await runtime.dispose()
+globalThis.gc?.()
+const end = rssMb()
+const growth = end - baseline
+const report = { runs: RUNS, kinds, afterWarmupMb: +baseline.toFixed(1), endMb: +end.toFixed(1), growthMb: +growth.toFixed(1), samples }
+console.log(JSON.stringify(report))
+if (growth > MAX_GROWTH_MB) {
+  console.error(`RSS grew by ${growth.toFixed(1)} MB after warm-up (limit ${MAX_GROWTH_MB} MB)`)
+  process.exit(1)
+}
