@@ -9,9 +9,11 @@
 //! forgets it. Nothing about a run outlives it but that text.
 //!
 //! Module map: `transpile` (separate crate) turns TypeScript into the wrapped JavaScript;
-//! `run` executes it; `budget` owns the stop flag and limits; `bridge` turns engine values
-//! into JSON; `inspect` and `console` render logs; `raw` reads values without running
-//! program code; `messages` holds every user-visible text.
+//! `run` executes it; `budget` owns the stop flag, limits and heap allocator; `pool`,
+//! `priority` and `clock` the threads; `bindings` host calls and error classes; `timers` the
+//! run's event loop; `web` the lazily loaded web globals (`prelude/web.js`); `bridge` turns
+//! engine values into JSON; `inspect` and `console` render logs; `ledger` measures output;
+//! `raw` reads values without running program code; `messages` holds every user-visible text.
 
 pub mod bindings;
 pub mod bridge;

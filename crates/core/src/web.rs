@@ -323,11 +323,8 @@ fn view_bytes(ctx: &Ctx<'_>, v: &Value<'_>) -> Option<(*mut u8, usize)> {
   }
 }
 
-const URL_PARTS: [&str; 11] = [
-  "href", "origin", "protocol", "username", "password", "host", "hostname", "port", "pathname",
-  "search", "hash",
-];
-
+/// The URL's parts in the order the prelude's `PARTS` lists them: href, origin, protocol,
+/// username, password, host, hostname, port, pathname, search, hash.
 fn url_components<'js>(ctx: &Ctx<'js>, url: &url::Url) -> rquickjs::Result<Value<'js>> {
   use url::quirks as q;
   let parts = [
@@ -489,7 +486,6 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
       },
     )?,
   )?;
-  n.set("urlParts", URL_PARTS.len())?;
   n.set(
     "formParse",
     Function::new(ctx.clone(), |ctx: Ctx<'js>, s: Value<'js>| -> rquickjs::Result<Value<'js>> {
