@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest'
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+
+test('index.d.ts type-checks a program using every exported name under --strict', () => {
+  const root = join(__dirname, '..')
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  const out = spawnSync(
+    process.execPath,
+    [tsc, '--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--lib', 'es2022,esnext.disposable,dom', '--types', 'node', join(__dirname, 'types', 'usage.ts')],
+    { cwd: root, encoding: 'utf8', timeout: 60_000 },
+  )
+  expect(out.stdout + out.stderr).toBe('')
+  expect(out.status).toBe(0)
+})
