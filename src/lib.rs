@@ -138,7 +138,7 @@ pub fn start(
 pub fn settle_call(engine_id: u32, run_id: f64, call_id: u32, ok: bool, text: String) {
   if let Some(engine) = engine(engine_id) {
     let outcome = if ok { Ok(text) } else { Err(text) };
-    engine.settle_calls(run_id as RunId, vec![(call_id, outcome)]);
+    engine.settle_call(run_id as RunId, call_id, outcome);
   }
 }
 

@@ -74,30 +74,6 @@ fn is_identifier(s: &str) -> bool {
     && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Defines `value` as an own data property named `key` (no setters run, `__proto__` is an
-/// ordinary key).
-fn define(
-  ctx: &Ctx<'_>,
-  obj: &Object<'_>,
-  key: &str,
-  value: Value<'_>,
-  flags: u32,
-) -> rquickjs::Result<()> {
-  let c = ctx.as_raw().as_ptr();
-  // SAFETY: JS_NewAtomLen copies `key`; JS_DefinePropertyValue takes ownership of the value
-  // reference we dup for it; the atom is freed after.
-  unsafe {
-    let atom = qjs::JS_NewAtomLen(c, key.as_ptr() as *const _, key.len() as _);
-    let v = qjs::JS_DupValue(c, value.as_raw());
-    let r = qjs::JS_DefinePropertyValue(c, obj.as_raw(), atom, v, flags as i32);
-    qjs::JS_FreeAtom(c, atom);
-    if r < 0 {
-      return Err(rquickjs::Error::Exception);
-    }
-  }
-  Ok(())
-}
-
 /// Installs the namespaces and error classes as globals. Runs before the program.
 pub fn install<'js>(
   ctx: &Ctx<'js>,
@@ -116,7 +92,7 @@ pub fn install<'js>(
            Object.defineProperty(C.prototype, 'name', {{ value: '{name}', writable: true, configurable: true }}); return C }}"
         ))?;
         let ctor: Constructor = make.call((error.clone(),))?;
-        define(
+        raw::define(
           ctx,
           globals,
           name,
@@ -141,9 +117,9 @@ pub fn install<'js>(
     let first = shared.directory.functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
     for (m, member) in spec.members.iter().enumerate() {
       let f = binding_function(ctx, shared, first + m as u32, member)?;
-      define(ctx, &ns, member, f, qjs::JS_PROP_C_W_E)?;
+      raw::define(ctx, &ns, member, f, qjs::JS_PROP_C_W_E)?;
     }
-    define(
+    raw::define(
       ctx,
       globals,
       &spec.global,
@@ -185,7 +161,7 @@ fn binding_function<'js>(
     }
     let name = rquickjs::String::from_str(ctx.clone(), name)?;
     let fo = f.as_object().ok_or(rquickjs::Error::Exception)?;
-    define(ctx, fo, "name", name.into_value(), qjs::JS_PROP_CONFIGURABLE)?;
+    raw::define(ctx, fo, "name", name.into_value(), qjs::JS_PROP_CONFIGURABLE)?;
     Ok(f)
   }
 }
@@ -288,7 +264,7 @@ fn make_error<'js>(
   if let Some(prop) = class_member {
     let member = shared.directory.specs[n].members.get(m).cloned().unwrap_or_default();
     let member = rquickjs::String::from_str(ctx.clone(), &member)?;
-    define(ctx, &err, &prop, member.into_value(), qjs::JS_PROP_C_W_E)?;
+    raw::define(ctx, &err, &prop, member.into_value(), qjs::JS_PROP_C_W_E)?;
   }
   Ok(err.into_value())
 }

@@ -52,7 +52,7 @@ pub trait Host: Send + Sync + 'static {
   /// The run ended; `result_json` is the whole result object as JSON text.
   fn settled(&self, run: RunId, result_json: String);
   /// The program called binding functions, in this order. Answer each with
-  /// [`Engine::settle_calls`]. Calls are batched per slice (and flushed while a long slice
+  /// [`Engine::settle_call`] or [`Engine::settle_batch`]. Calls are batched per slice (and flushed while a long slice
   /// runs), so the host sees them promptly and in program order.
   fn calls(&self, run: RunId, batch: Vec<HostCall>);
 }
@@ -173,29 +173,27 @@ impl Engine {
 
   /// Many answers in one batch (see [`SettleBatch`]).
   pub fn settle_batch(&self, id: RunId, batch: SettleBatch) {
-    let cell = lock(&self.inner.runs).get(&id).cloned();
-    if let Some(cell) = cell {
+    if let Some(cell) = self.cell(id) {
       post(&self.inner, &cell, Event::SettleBatch(batch));
     }
   }
 
-  /// The host's answers to binding calls: `Ok(resolution json)` or `Err(rejection
+  /// The host's answer to one binding call: `Ok(resolution json)` or `Err(rejection
   /// message)`. Answers for finished runs or unknown calls are dropped.
-  pub fn settle_calls(&self, id: RunId, answers: Vec<(u32, Result<String, String>)>) {
-    let cell = lock(&self.inner.runs).get(&id).cloned();
-    if let Some(cell) = cell {
-      post_all(
-        &self.inner,
-        &cell,
-        answers.into_iter().map(|(call, outcome)| Event::Settle { call, outcome }),
-      );
+  pub fn settle_call(&self, id: RunId, call: u32, outcome: Result<String, String>) {
+    if let Some(cell) = self.cell(id) {
+      post(&self.inner, &cell, Event::Settle { call, outcome });
     }
+  }
+
+  /// The run's cell while it is in flight.
+  fn cell(&self, id: RunId) -> Option<Arc<RunCell>> {
+    lock(&self.inner.runs).get(&id).cloned()
   }
 
   /// Stops a run because its signal fired. Unknown or finished runs are ignored.
   pub fn abort(&self, id: RunId, reason: String) {
-    let cell = lock(&self.inner.runs).get(&id).cloned();
-    if let Some(cell) = cell {
+    if let Some(cell) = self.cell(id) {
       cell.control.abort(StopCause::Abort, reason);
       post(&self.inner, &cell, Event::Wake);
     }
@@ -283,15 +281,11 @@ fn wake_at(inner: &Arc<Inner>, cell: Weak<RunCell>) -> run::WakeAt {
 }
 
 fn post(inner: &Arc<Inner>, cell: &Arc<RunCell>, event: Event) {
-  post_all(inner, cell, std::iter::once(event))
-}
-
-fn post_all(inner: &Arc<Inner>, cell: &Arc<RunCell>, events: impl Iterator<Item = Event>) {
   let mut mb = lock(&cell.mailbox);
   if mb.finished {
     return;
   }
-  mb.events.extend(events);
+  mb.events.push(event);
   if mb.scheduled {
     return;
   }

@@ -276,3 +276,27 @@ pub(crate) fn exception(ctx: *mut qjs::JSContext, message: &std::ffi::CStr) -> q
   }
   qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
 }
+
+/// Defines `value` as an own data property named `key` (no setters run, `__proto__` is an
+/// ordinary key).
+pub(crate) fn define(
+  ctx: &rquickjs::Ctx<'_>,
+  obj: &rquickjs::Object<'_>,
+  key: &str,
+  value: rquickjs::Value<'_>,
+  flags: u32,
+) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewAtomLen copies `key`; JS_DefinePropertyValue takes ownership of the value
+  // reference we dup for it; the atom is freed after.
+  unsafe {
+    let atom = qjs::JS_NewAtomLen(c, key.as_ptr() as *const _, key.len() as _);
+    let v = qjs::JS_DupValue(c, value.as_raw());
+    let r = qjs::JS_DefinePropertyValue(c, obj.as_raw(), atom, v, flags as i32);
+    qjs::JS_FreeAtom(c, atom);
+    if r < 0 {
+      return Err(rquickjs::Error::Exception);
+    }
+  }
+  Ok(())
+}

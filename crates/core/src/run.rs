@@ -107,7 +107,6 @@ impl Outbox {
 
 /// State the run's host functions (console, bindings, timers) share with the run.
 pub struct RunShared {
-  pub run_id: RunId,
   pub ledger: RefCell<Ledger>,
   pub control: Arc<RunControl>,
   pub outbox: Arc<Outbox>,
@@ -174,7 +173,6 @@ impl Run {
       program: Some(spec.program),
       fatal: None,
       shared: Rc::new(RunShared {
-        run_id: spec.id,
         ledger: RefCell::new(ledger),
         control: control.clone(),
         outbox: Arc::new(Outbox::new(spec.id, host)),

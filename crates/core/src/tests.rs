@@ -53,7 +53,7 @@ fn run_with_tools(
       HostEvent::Call { run, call, function, args } => {
         let outcome = answer(function, &args);
         calls.push((function, args));
-        e.settle_calls(run, vec![(call, outcome)]);
+        e.settle_call(run, call, outcome);
       }
       HostEvent::Settled(json) => return (json, calls),
     }

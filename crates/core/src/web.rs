@@ -181,30 +181,13 @@ unsafe extern "C" fn lazy_set(
 }
 
 /// `name` as a writable, configurable, non-enumerable data property (as Node's globals are).
-fn define_data<'js>(
-  ctx: &Ctx<'js>,
-  obj: &Object<'js>,
+fn define_data(
+  ctx: &Ctx<'_>,
+  obj: &Object<'_>,
   name: &str,
-  value: Value<'js>,
+  value: Value<'_>,
 ) -> rquickjs::Result<()> {
-  let c = ctx.as_raw().as_ptr();
-  // SAFETY: as in `define_accessor`, for a data property.
-  unsafe {
-    let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
-    let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
-    let r = qjs::JS_DefinePropertyValue(
-      c,
-      obj.as_raw(),
-      atom,
-      qjs::JS_DupValue(c, value.as_raw()),
-      flags as i32,
-    );
-    qjs::JS_FreeAtom(c, atom);
-    if r < 0 {
-      return Err(rquickjs::Error::Exception);
-    }
-  }
-  Ok(())
+  raw::define(ctx, obj, name, value, qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE)
 }
 
 /// Reads the prelude into this context and defines every lazy global.
