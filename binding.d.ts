@@ -12,10 +12,10 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 /** The native engine behind `CodeRuntime`. Not part of the public API. */
 export declare class NativeEngine {
   /**
-   * `threads`: pool threads kept ready; `onEvent(kind, runId, text)` receives every result
-   * (kind 0) and batch of binding calls (kind 1).
+   * `threads`: pool threads kept ready; `onEvents(events)` receives queued events (see
+   * [`Events`]) when they were not taken by `settleCall`/`settleCalls`.
    */
-  constructor(threads: number, onEvent: (arg: EventArgs) => void)
+  constructor(threads: number, onEvents: (arg: Array<string>) => void)
   /** The id the module functions take. */
   get id(): number
   /** Ends every run and stops the threads; `done()` is called once all are idle. */
@@ -45,16 +45,17 @@ export declare function resultWithoutRunning(kind: string, message: string, maxO
 
 /**
  * The host's answer to one binding call (the common case of `settleCalls`, without the
- * arrays).
+ * arrays). Returns the events that arrived within `waitMicros` (see [`take_soon`]).
  */
-export declare function settleCall(engineId: number, runId: number, callId: number, ok: boolean, text: string): void
+export declare function settleCall(engineId: number, runId: number, callId: number, ok: boolean, text: string, waitMicros: number): Array<string> | null
 
 /**
  * The host's answers to binding calls, in one crossing: `oks[i]` says whether call
  * `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
- * in order, the rejection messages those of `messages`.
+ * in order, the rejection messages those of `messages`. Returns the events that arrived
+ * within `waitMicros`.
  */
-export declare function settleCalls(engineId: number, runId: number, callIds: Uint32Array, oks: Uint8Array, valuesJson: string, messages: Array<string>): void
+export declare function settleCalls(engineId: number, runId: number, callIds: Uint32Array, oks: Uint8Array, valuesJson: string, messages: Array<string>, waitMicros: number): Array<string> | null
 
 /**
  * Starts a run on engine `engineId` and returns its id. Limits arrive validated from

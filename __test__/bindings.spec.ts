@@ -335,6 +335,28 @@ describe('many calls and late answers', () => {
     expect(order).toEqual(Array.from({ length: N }, (_, i) => i))
   })
 
+  test('a run calling in a tight loop does not keep the event loop from turning', async () => {
+    // Answers hand the next call over directly while a run keeps calling; such a chain must
+    // still let the host's timers and I/O in every millisecond or so.
+    let calls = 0
+    let callsWhenTimerFired = -1
+    setTimeout(() => {
+      callsWhenTimerFired = calls
+    }, 1)
+    const r = await run(
+      'let n = 0; for (let i = 0; i < 20000; i++) n += await tools.echo(1); return n',
+      tools({
+        echo: async (x) => {
+          calls++
+          return x
+        },
+      }),
+    )
+    expect(r).toEqual({ logs: [], value: 20000 })
+    expect(callsWhenTimerFired).toBeGreaterThanOrEqual(0)
+    expect(callsWhenTimerFired).toBeLessThan(20000)
+  })
+
   test('a host answer arriving after the run settled is dropped', async () => {
     const late: Array<{ resolve: (v: any) => void; reject: (e: unknown) => void }> = []
     let slowCalls = 0

@@ -6,6 +6,7 @@
 //! run is in flight) lives in the hand-written `index.js`, where it is plain JavaScript.
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.
 
+use code_runtime_core::handoff::Handoff;
 use code_runtime_core::{
   BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, HostCall, Limits,
   RunId, SettleBatch,
@@ -16,37 +17,54 @@ use napi_derive::napi;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
+use std::time::Duration;
 
-/// `(kind, runId, text)`: kind 0 = the run settled (`text` is the result JSON); kind 1 = the
-/// program called bindings (`text` is `[[callId, functionIndex, …], [argument, …]]` in call
-/// order: one `JSON.parse` on the main thread, however many calls).
-type EventArgs = (u32, f64, String);
+/// Every event a run sends to Node, as one JSON text: `[0, runId, result]` when the run
+/// settled, `[1, runId, [[callId, functionIndex, …], [argument, …]]]` when the program
+/// called bindings (in call order). One `JSON.parse` on the main thread per event, however
+/// many calls it carries. Events wait in a [`Handoff`]; the doorbell below wakes Node for
+/// them unless the main thread is already waiting (see `settleCall`).
+type Events = Handoff<String>;
 
 /// Weak, so an idle engine never keeps Node alive (`index.js` holds a ref'd handle while
-/// runs are in flight). One queue for both kinds keeps calls and results in program order.
-type EventFn = ThreadsafeFunction<EventArgs, (), FnArgs<EventArgs>, Status, false, true>;
-
-const EVENT_SETTLED: u32 = 0;
-const EVENT_CALLS: u32 = 1;
+/// runs are in flight). Its callback takes every queued event and passes them to JS as one
+/// array, in order.
+type DoorbellFn = ThreadsafeFunction<(), (), Vec<String>, Status, false, true>;
 
 /// Called once when `dispose()` has finished; strong, so Node waits for it.
 type DoneFn = ThreadsafeFunction<(), (), (), Status, false, false>;
 
 struct NodeHost {
-  on_event: EventFn,
+  events: Arc<Events>,
+  doorbell: DoorbellFn,
+}
+
+impl NodeHost {
+  fn send(&self, event: String) {
+    if self.events.push(event) {
+      // A closing environment (Node exiting) refuses the call; nobody is left to read it.
+      let _ = self.doorbell.call((), ThreadsafeFunctionCallMode::NonBlocking);
+    }
+  }
 }
 
 impl Host for NodeHost {
   fn settled(&self, run: RunId, result_json: String) {
-    // A closing environment (Node exiting) refuses the call; the result has nobody to go to.
-    let event = (EVENT_SETTLED, run as f64, result_json);
-    let _ = self.on_event.call(event, ThreadsafeFunctionCallMode::NonBlocking);
+    let mut text = String::with_capacity(result_json.len() + 32);
+    text.push_str("[0,");
+    text.push_str(&run.to_string());
+    text.push(',');
+    text.push_str(&result_json);
+    text.push(']');
+    self.send(text);
   }
 
   fn calls(&self, run: RunId, batch: Vec<HostCall>) {
     let size = batch.iter().map(|c| c.args_json.len() + 24).sum::<usize>();
-    let mut text = String::with_capacity(size + 8);
-    text.push_str("[[");
+    let mut text = String::with_capacity(size + 40);
+    text.push_str("[1,");
+    text.push_str(&run.to_string());
+    text.push_str(",[[");
     for (i, c) in batch.iter().enumerate() {
       if i > 0 {
         text.push(',');
@@ -62,9 +80,8 @@ impl Host for NodeHost {
       }
       text.push_str(&c.args_json);
     }
-    text.push_str("]]");
-    let event = (EVENT_CALLS, run as f64, text);
-    let _ = self.on_event.call(event, ThreadsafeFunctionCallMode::NonBlocking);
+    text.push_str("]]]");
+    self.send(text);
   }
 }
 
@@ -80,11 +97,32 @@ pub struct NativeBinding {
 /// Engines by id. The per-call entry points below are plain functions that look the engine
 /// up here: napi-rs class methods pay for `this` unwrapping and borrow tracking on every
 /// call, a measurable share of a binding call's cost.
-static ENGINES: LazyLock<RwLock<HashMap<u32, Arc<Engine>>>> = LazyLock::new(Default::default);
+static ENGINES: LazyLock<RwLock<HashMap<u32, Registered>>> = LazyLock::new(Default::default);
 static NEXT_ENGINE: AtomicU32 = AtomicU32::new(1);
 
-fn engine(id: u32) -> Option<Arc<Engine>> {
+#[derive(Clone)]
+struct Registered {
+  engine: Arc<Engine>,
+  events: Arc<Events>,
+}
+
+fn registered(id: u32) -> Option<Registered> {
   ENGINES.read().unwrap_or_else(|p| p.into_inner()).get(&id).cloned()
+}
+
+fn engine(id: u32) -> Option<Arc<Engine>> {
+  registered(id).map(|r| r.engine)
+}
+
+/// Events that arrive within `wait_micros` of now, taken directly (none when it is 0). The
+/// caller just answered a run that usually calls again within microseconds: waiting for
+/// that call here is cheaper than letting it ring the doorbell and waking the event loop.
+fn take_soon(events: &Events, wait_micros: u32) -> Option<Vec<String>> {
+  if wait_micros == 0 {
+    return None;
+  }
+  let taken = events.wait_and_take(Duration::from_micros(u64::from(wait_micros.min(1_000))));
+  (!taken.is_empty()).then_some(taken)
 }
 
 /// The native engine behind `CodeRuntime`. Not part of the public API.
@@ -133,18 +171,26 @@ pub fn start(
 }
 
 /// The host's answer to one binding call (the common case of `settleCalls`, without the
-/// arrays).
+/// arrays). Returns the events that arrived within `waitMicros` (see [`take_soon`]).
 #[napi(catch_unwind)]
-pub fn settle_call(engine_id: u32, run_id: f64, call_id: u32, ok: bool, text: String) {
-  if let Some(engine) = engine(engine_id) {
-    let outcome = if ok { Ok(text) } else { Err(text) };
-    engine.settle_call(run_id as RunId, call_id, outcome);
-  }
+pub fn settle_call(
+  engine_id: u32,
+  run_id: f64,
+  call_id: u32,
+  ok: bool,
+  text: String,
+  wait_micros: u32,
+) -> Option<Vec<String>> {
+  let r = registered(engine_id)?;
+  let outcome = if ok { Ok(text) } else { Err(text) };
+  r.engine.settle_call(run_id as RunId, call_id, outcome);
+  take_soon(&r.events, wait_micros)
 }
 
 /// The host's answers to binding calls, in one crossing: `oks[i]` says whether call
 /// `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
-/// in order, the rejection messages those of `messages`.
+/// in order, the rejection messages those of `messages`. Returns the events that arrived
+/// within `waitMicros`.
 #[napi(catch_unwind)]
 pub fn settle_calls(
   engine_id: u32,
@@ -153,11 +199,12 @@ pub fn settle_calls(
   oks: Uint8Array,
   values_json: String,
   messages: Vec<String>,
-) {
-  if let Some(engine) = engine(engine_id) {
-    let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
-    engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
-  }
+  wait_micros: u32,
+) -> Option<Vec<String>> {
+  let r = registered(engine_id)?;
+  let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
+  r.engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
+  take_soon(&r.events, wait_micros)
 }
 
 /// Ends a run as `abort` with `reason` as its message.
@@ -170,18 +217,21 @@ pub fn abort(engine_id: u32, run_id: f64, reason: String) {
 
 #[napi]
 impl NativeEngine {
-  /// `threads`: pool threads kept ready; `onEvent(kind, runId, text)` receives every result
-  /// (kind 0) and batch of binding calls (kind 1).
+  /// `threads`: pool threads kept ready; `onEvents(events)` receives queued events (see
+  /// [`Events`]) when they were not taken by `settleCall`/`settleCalls`.
   #[napi(constructor, catch_unwind)]
-  pub fn new(threads: u32, on_event: Function<FnArgs<EventArgs>, ()>) -> Result<Self> {
-    let on_event: EventFn = on_event
-      .build_threadsafe_function::<EventArgs>()
+  pub fn new(threads: u32, on_events: Function<Vec<String>, ()>) -> Result<Self> {
+    let events = Arc::new(Events::default());
+    let for_doorbell = events.clone();
+    let doorbell: DoorbellFn = on_events
+      .build_threadsafe_function::<()>()
       .weak::<true>()
-      .build_callback(|ctx| Ok(FnArgs::from(ctx.value)))?;
-    let host = Arc::new(NodeHost { on_event });
+      .build_callback(move |_| Ok(for_doorbell.answer_doorbell()))?;
+    let host = Arc::new(NodeHost { events: events.clone(), doorbell });
     let engine = Arc::new(Engine::new(EngineConfig { threads: threads as usize }, host));
     let id = NEXT_ENGINE.fetch_add(1, Ordering::Relaxed);
-    ENGINES.write().unwrap_or_else(|p| p.into_inner()).insert(id, engine.clone());
+    let entry = Registered { engine: engine.clone(), events };
+    ENGINES.write().unwrap_or_else(|p| p.into_inner()).insert(id, entry);
     Ok(NativeEngine { id, engine })
   }
 

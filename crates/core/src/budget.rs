@@ -16,7 +16,7 @@
 //! wants heap exhaustion to end the run. The allocator refuses the allocation (QuickJS throws
 //! its ordinary error) and marks the run, and the next poll stops it for good.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -97,6 +97,8 @@ pub struct RunControl {
   /// slice runs.
   slice_wall_start_ns: AtomicU64,
   heap_exhausted: AtomicBool,
+  /// The run's QuickJS runtime while it exists (see [`RunControl::refuse_allocation`]).
+  js_runtime: AtomicPtr<rquickjs::qjs::JSRuntime>,
 }
 
 impl RunControl {
@@ -110,6 +112,7 @@ impl RunControl {
       slice_start_ns: AtomicU64::new(0),
       slice_wall_start_ns: AtomicU64::new(0),
       heap_exhausted: AtomicBool::new(false),
+      js_runtime: AtomicPtr::new(std::ptr::null_mut()),
     }
   }
 
@@ -182,6 +185,28 @@ impl RunControl {
 
   pub fn mark_heap_exhausted(&self) {
     self.heap_exhausted.store(true, Ordering::Release);
+  }
+
+  /// Names the run's runtime (null to forget it, before it is freed).
+  pub fn attach_runtime(&self, rt: *mut rquickjs::qjs::JSRuntime) {
+    self.js_runtime.store(rt, Ordering::Release);
+  }
+
+  /// An allocation was refused: the run is over, and QuickJS must not collect garbage
+  /// before it unwinds. It throws its out-of-memory error from inside operations that have
+  /// half-updated an object (`resize_properties` has unlinked the shape it is growing), and
+  /// creating that error may start a collection that walks the half-updated object and
+  /// crashes the process. Nothing the run still does needs a collection: it is stopped at
+  /// its next interrupt check and its runtime freed whole.
+  fn refuse_allocation(&self) {
+    self.mark_heap_exhausted();
+    let rt = self.js_runtime.load(Ordering::Acquire);
+    if !rt.is_null() {
+      // SAFETY: allocations are refused only on the run's own thread, inside a QuickJS call
+      // on this runtime, which `Run` keeps alive (it detaches before freeing it); this
+      // only stores the collection threshold.
+      unsafe { rquickjs::qjs::JS_SetGCThreshold(rt, rquickjs::qjs::size_t::MAX) };
+    }
   }
 
   /// The interrupt check: true once the run must stop. Called by QuickJS on the run's
@@ -260,14 +285,18 @@ pub fn thread_cpu_ns() -> u64 {
 
 /// QuickJS's allocator for one run: counts live bytes, refuses past the heap limit, and
 /// marks the run when it refuses.
+///
+/// Blocks come from mimalloc, not the process's `malloc`: QuickJS allocates and frees
+/// constantly (4 KiB arenas that come and go with a run's promises; every object of a
+/// program), runs move between pool threads, and a run's memory is all freed at once when
+/// it ends. glibc answers that pattern with fast-bin consolidation, cross-arena frees and
+/// trimming (a measurable share of a binding call); mimalloc's thread-local heaps do not,
+/// and the host's own `malloc` stays untouched.
 pub struct HeapAllocator {
   limit: usize,
   used: usize,
   control: std::sync::Arc<RunControl>,
 }
-
-/// Every block carries its size in a header this large (keeps 16-byte alignment).
-const HEADER: usize = 16;
 
 impl HeapAllocator {
   pub fn new(control: std::sync::Arc<RunControl>) -> Self {
@@ -277,89 +306,79 @@ impl HeapAllocator {
   fn admit(&mut self, add: usize, remove: usize) -> bool {
     let next = self.used.saturating_sub(remove).saturating_add(add);
     if next > self.limit && add > remove {
-      self.control.mark_heap_exhausted();
+      self.control.refuse_allocation();
       return false;
     }
     true
   }
 
-  /// SAFETY (callers): `block` came from `libc::malloc`/`realloc` with a header.
-  unsafe fn size_of(user: *mut u8) -> usize {
-    *(user.sub(HEADER) as *const usize)
+  /// Counts a block mimalloc just returned (or marks the run when it returned none).
+  fn counted(&mut self, block: *mut u8) -> *mut u8 {
+    if block.is_null() {
+      self.control.refuse_allocation();
+    } else {
+      // SAFETY: `block` is a live mimalloc block.
+      self.used += unsafe { mi::mi_usable_size(block as *const _) };
+    }
+    block
   }
 }
 
-// SAFETY: every pointer handed out is `malloc`'s (16-byte aligned on our targets) plus a
-// 16-byte header, so it is aligned to `usize` and at least `size` bytes long; `usable_size`
-// reads back the size we stored in the header; `dealloc`/`realloc` get only pointers we
-// returned (QuickJS's contract).
+use libmimalloc_sys as mi;
+
+// SAFETY: every pointer handed out is mimalloc's (16-byte aligned, at least `size` bytes);
+// the counters move by `mi_usable_size` of the block both ways, so they balance;
+// `dealloc`/`realloc` get only pointers we returned (QuickJS's contract), and mimalloc frees
+// blocks from any thread.
 unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
   fn alloc(&mut self, size: usize) -> *mut u8 {
     if !self.admit(size, 0) {
       return std::ptr::null_mut();
     }
-    // SAFETY: plain malloc; the header write stays inside the block we asked for.
-    unsafe {
-      let Some(total) = size.checked_add(HEADER) else {
-        return std::ptr::null_mut();
-      };
-      let block = libc::malloc(total) as *mut u8;
-      if block.is_null() {
-        self.control.mark_heap_exhausted();
-        return block;
-      }
-      *(block as *mut usize) = size;
-      self.used += size;
-      block.add(HEADER)
-    }
+    // SAFETY: plain allocation; `counted` handles a null result.
+    self.counted(unsafe { mi::mi_malloc(size) } as *mut u8)
   }
 
   fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
     let Some(bytes) = count.checked_mul(size) else {
       return std::ptr::null_mut();
     };
-    let p = self.alloc(bytes);
-    if !p.is_null() {
-      // SAFETY: `p` points at `bytes` writable bytes just allocated.
-      unsafe { std::ptr::write_bytes(p, 0, bytes) };
+    if !self.admit(bytes, 0) {
+      return std::ptr::null_mut();
     }
-    p
+    // SAFETY: plain zeroed allocation; `counted` handles a null result.
+    self.counted(unsafe { mi::mi_zalloc(bytes) } as *mut u8)
   }
 
   unsafe fn dealloc(&mut self, ptr: *mut u8) {
     if ptr.is_null() {
       return;
     }
-    let size = Self::size_of(ptr);
-    self.used = self.used.saturating_sub(size);
-    libc::free(ptr.sub(HEADER) as *mut libc::c_void);
+    self.used = self.used.saturating_sub(mi::mi_usable_size(ptr as *const _));
+    mi::mi_free(ptr as *mut _);
   }
 
   unsafe fn realloc(&mut self, ptr: *mut u8, new_size: usize) -> *mut u8 {
     if ptr.is_null() {
       return self.alloc(new_size);
     }
-    let old = Self::size_of(ptr);
+    let old = mi::mi_usable_size(ptr as *const _);
     if !self.admit(new_size, old) {
       return std::ptr::null_mut();
     }
-    let Some(total) = new_size.checked_add(HEADER) else {
-      return std::ptr::null_mut();
-    };
-    let block = libc::realloc(ptr.sub(HEADER) as *mut libc::c_void, total) as *mut u8;
+    let block = mi::mi_realloc(ptr as *mut _, new_size) as *mut u8;
     if block.is_null() {
-      self.control.mark_heap_exhausted();
+      self.control.refuse_allocation();
       return block;
     }
-    *(block as *mut usize) = new_size;
-    self.used = self.used.saturating_sub(old) + new_size;
-    block.add(HEADER)
+    self.used = self.used.saturating_sub(old) + mi::mi_usable_size(block as *const _);
+    block
   }
 
   unsafe fn usable_size(ptr: *mut u8) -> usize {
     if ptr.is_null() {
       return 0;
     }
-    Self::size_of(ptr)
+    mi::mi_usable_size(ptr as *const _)
   }
 }

@@ -12,7 +12,7 @@
 //! `run` executes it; `budget` owns the stop flag, limits and heap allocator; `pool`,
 //! `priority` and `clock` the threads; `bindings` host calls and error classes; `timers` the
 //! run's event loop; `web` the lazily loaded web globals (`prelude/web.js`); `bridge` turns
-//! engine values into JSON; `inspect` and `console` render logs; `ledger` measures output;
+//! engine values into JSON; `handoff` carries events to the host's thread; `inspect` and `console` render logs; `ledger` measures output;
 //! `raw` reads values without running program code; `messages` holds every user-visible text.
 
 pub mod bindings;
@@ -20,6 +20,7 @@ pub mod bridge;
 pub mod budget;
 pub mod clock;
 pub mod console;
+pub mod handoff;
 pub(crate) mod inspect;
 pub mod ledger;
 pub mod messages;

@@ -162,6 +162,7 @@ impl Drop for Run {
     self.promise.take();
     self.stack_getter.take();
     self.ctx.take();
+    self.shared.control.attach_runtime(std::ptr::null_mut());
     self.rt.take();
   }
 }
@@ -301,6 +302,9 @@ impl Run {
       control.poll()
     })));
     let ctx = Context::full(&rt).map_err(start_failed)?;
+    // SAFETY: the context is alive; this only reads its runtime pointer.
+    let raw_rt = ctx.with(|ctx| unsafe { qjs::JS_GetRuntime(ctx.as_raw().as_ptr()) });
+    self.control.attach_runtime(raw_rt);
     self.rt = Some(rt);
     self.ctx = Some(ctx.clone());
 

@@ -272,6 +272,18 @@ fn heap_limit_ends_the_run_even_when_caught() {
   assert_eq!(run("return 1")["value"], 1);
 }
 
+/// QuickJS throws its out-of-memory error while growing an object's shape with the shape
+/// unlinked from the collector's list; a collection started by that throw crashed the
+/// process (found by the hostile corpus). Refusing an allocation now suspends collection.
+#[test]
+fn heap_exhaustion_while_an_object_grows_its_keys_does_not_crash() {
+  for mb in [8.0, 16.0, 32.0] {
+    let limits = Limits { max_heap_mb: mb, ..Limits::default() };
+    let v = run_with("const o: any = {}; for (let i = 0; ; i++) o['key' + i] = i", limits);
+    assert_eq!(error_of(&v).0, "worker-exit", "{v}");
+  }
+}
+
 #[test]
 fn abort_stops_a_hot_loop() {
   let (e, rx) = engine();
