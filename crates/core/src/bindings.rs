@@ -351,8 +351,8 @@ fn resolve_plainly<'js>(
   value: Value<'js>,
 ) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
-  let shield = raw::is_object(value.as_raw());
   let then = raw::Atom::new(c, c"then");
+  let shield = raw::is_object(value.as_raw()) && may_inherit(c, value.as_raw(), then.atom);
   if shield {
     // SAFETY: defining an own data property on a fresh object the engine's JSON.parse made.
     unsafe {
@@ -372,6 +372,24 @@ fn resolve_plainly<'js>(
     unsafe { qjs::JS_DeleteProperty(c, value.as_raw(), then.atom, 0) };
   }
   result
+}
+
+/// Whether `obj` (a fresh object from the engine's `JSON.parse`, with no own `atom`) might
+/// inherit `atom`: some object on its prototype chain has it, or the chain holds a Proxy or
+/// is too long to walk cheaply. Reads shapes only; runs no program code. Programs seldom
+/// give `Object.prototype` a `then`, and the answer lets most resolutions skip the shield.
+fn may_inherit(c: *mut qjs::JSContext, obj: qjs::JSValue, atom: qjs::JSAtom) -> bool {
+  let mut current = raw::proto(c, obj);
+  for _ in 0..32 {
+    if !raw::is_object(current.v) {
+      return false;
+    }
+    if raw::is_proxy(current.v) || raw::own_property(c, current.v, atom).is_some() {
+      return true;
+    }
+    current = raw::proto(c, current.v);
+  }
+  true
 }
 
 /// JSON text → engine value with the engine's own `JSON.parse` (never the program's global).
