@@ -1,9 +1,12 @@
 //! The program's `console`: each call becomes one `logs` entry in the run's ledger.
 //!
-//! Arguments render through [`crate::inspect`] (no program code runs while a value is
-//! read) and join with one space, as Node's console does.
+//! Arguments render as Node's `console.log` renders them: plain strings join with one
+//! space; anything else goes through Node's own `util.format` in the inspector realm
+//! ([`crate::inspector`]), and through the engine's own safe renderer ([`crate::inspect`])
+//! when that realm cannot render them.
 
 use crate::inspect;
+use crate::raw;
 use crate::run::RunShared;
 use rquickjs::function::Rest;
 use rquickjs::{Ctx, Function, Object, Value};
@@ -21,7 +24,7 @@ pub fn install<'js>(
   for &name in PRINTING {
     let shared = shared.clone();
     let f = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
-      shared.log(format_args(&ctx, &args.0));
+      shared.log(format_args(&ctx, &shared, &args.0));
     })?
     .with_name(name)?;
     console.set(name, f)?;
@@ -31,8 +34,19 @@ pub fn install<'js>(
 }
 
 /// Renders and joins `console.log`'s arguments.
-pub fn format_args(ctx: &Ctx<'_>, args: &[Value<'_>]) -> Vec<u8> {
+pub fn format_args(ctx: &Ctx<'_>, shared: &RunShared, args: &[Value<'_>]) -> Vec<u8> {
   let c = ctx.as_raw().as_ptr();
+  // Strings print raw, joined with spaces, unless the first holds format specifiers for
+  // later arguments to fill.
+  let plain = args.iter().all(|a| a.is_string())
+    && (args.len() < 2
+      || !raw::string_bytes(c, args[0].as_raw()).unwrap_or_default().contains(&b'%'));
+  if !plain {
+    let raw_args: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
+    if let Some(text) = shared.inspector.format(c, &raw_args) {
+      return text;
+    }
+  }
   let mut out = Vec::new();
   for (i, a) in args.iter().enumerate() {
     if i > 0 {

@@ -22,9 +22,11 @@ pub mod clock;
 pub mod console;
 pub mod handoff;
 pub(crate) mod inspect;
+pub mod inspector;
 pub mod ledger;
 pub mod messages;
 pub mod pool;
+pub(crate) mod prelude;
 pub mod priority;
 pub(crate) mod raw;
 pub mod run;
@@ -115,7 +117,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Engine {
   pub fn new(config: EngineConfig, host: Arc<dyn Host>) -> Engine {
     let core = config.threads.max(1);
-    Engine {
+    let engine = Engine {
       inner: Arc::new(Inner {
         pool: Pool::new(core, (core * 4).max(core + 64)),
         clock: Clock::new(),
@@ -125,7 +127,11 @@ impl Engine {
         host,
         disposed: AtomicBool::new(false),
       }),
+    };
+    if !prelude::is_warm() {
+      engine.inner.pool.submit(Box::new(prelude::warm));
     }
+    engine
   }
 
   /// Starts a run. Its result arrives through [`Host::settled`].

@@ -17,6 +17,7 @@
 
 use crate::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch};
 use crate::budget::{HeapAllocator, RunControl, StopCause};
+use crate::inspector::Inspector;
 use crate::ledger::{Completion, Failure, FailureKind, Ledger};
 use crate::timers::{self, Timers};
 use crate::{bridge, console, messages, raw, web, Host, HostCall, RunId};
@@ -116,6 +117,8 @@ pub struct RunShared {
   pub wake_at: WakeAt,
   /// The intrinsic object and array shapes, for the JSON bridge.
   pub shapes: std::cell::Cell<bridge::Shapes>,
+  /// The realm that renders logged values (created on first use).
+  pub inspector: Inspector,
 }
 
 impl RunShared {
@@ -161,6 +164,7 @@ impl Drop for Run {
     self.shared.timers.borrow_mut().clear();
     self.promise.take();
     self.stack_getter.take();
+    self.shared.inspector.free();
     self.ctx.take();
     self.shared.control.attach_runtime(std::ptr::null_mut());
     self.rt.take();
@@ -182,6 +186,7 @@ impl Run {
         timers: RefCell::new(Timers::default()),
         wake_at,
         shapes: Default::default(),
+        inspector: Inspector::default(),
       }),
       control,
       positions: PositionMap::default(),

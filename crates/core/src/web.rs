@@ -14,11 +14,11 @@
 //! serialising (`form_urlencoded`), and OS randomness (`getrandom`). The natives read
 //! strings and typed arrays directly and run no program code.
 
+use crate::prelude::Prelude;
 use crate::raw::{self, Owned};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
 use std::cell::Cell;
-use std::sync::OnceLock;
 
 /// The globals the prelude defines.
 pub const LAZY_GLOBALS: &[&str] = &[
@@ -32,47 +32,9 @@ pub const LAZY_GLOBALS: &[&str] = &[
   "crypto",
 ];
 
-const PRELUDE_SOURCE: &str = include_str!("prelude/web.js");
-
-/// The prelude as bytecode, compiled on first use in whichever context needs it first.
-static PRELUDE_BYTECODE: OnceLock<Vec<u8>> = OnceLock::new();
-
-fn bytecode(ctx: &Ctx<'_>) -> rquickjs::Result<&'static [u8]> {
-  if let Some(b) = PRELUDE_BYTECODE.get() {
-    return Ok(b);
-  }
-  let c = ctx.as_raw().as_ptr();
-  let mut src = PRELUDE_SOURCE.as_bytes().to_vec();
-  src.push(0);
-  let flags =
-    (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_STRICT | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32;
-  // SAFETY: JS_Eval reads the NUL-terminated source; with COMPILE_ONLY it returns the
-  // compiled function object (owned) or an exception. JS_WriteObject serialises it into a
-  // buffer we copy and free with js_free.
-  unsafe {
-    let func = Owned::new(
-      c,
-      qjs::JS_Eval(
-        c,
-        src.as_ptr() as *const _,
-        PRELUDE_SOURCE.len() as _,
-        c"prelude/web.js".as_ptr(),
-        flags,
-      ),
-    );
-    if raw::tag(func.v) == qjs::JS_TAG_EXCEPTION {
-      return Err(rquickjs::Error::Exception);
-    }
-    let mut size: qjs::size_t = 0;
-    let buf = qjs::JS_WriteObject(c, &mut size, func.v, qjs::JS_WRITE_OBJ_BYTECODE as i32);
-    if buf.is_null() {
-      return Err(rquickjs::Error::Exception);
-    }
-    let bytes = std::slice::from_raw_parts(buf, size as usize).to_vec();
-    qjs::js_free(c, buf as *mut _);
-    Ok(PRELUDE_BYTECODE.get_or_init(|| bytes))
-  }
-}
+/// `prelude/web.js`; its completion value is a factory taking the natives.
+pub(crate) static PRELUDE: Prelude =
+  Prelude::new(c"prelude/web.js", include_str!("prelude/web.js"));
 
 /// Defines the lazy accessors and the seeded `Math.random`. Runs before the program, so it
 /// is part of every run's start-up cost: the accessors are plain C functions (one getter and
@@ -192,19 +154,9 @@ fn define_data(
 
 /// Reads the prelude into this context and defines every lazy global.
 fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
-  let code = bytecode(ctx)?;
   let c = ctx.as_raw().as_ptr();
-  // SAFETY: the bytecode was written by JS_WriteObject of this same engine build (never from
-  // outside the process); JS_ReadObject returns the function object, JS_EvalFunction takes it
-  // and returns the script's completion (the prelude's factory function).
-  let factory = unsafe {
-    let func =
-      qjs::JS_ReadObject(c, code.as_ptr(), code.len() as _, qjs::JS_READ_OBJ_BYTECODE as i32);
-    if raw::tag(func) == qjs::JS_TAG_EXCEPTION {
-      return Err(rquickjs::Error::Exception);
-    }
-    Value::from_raw(ctx.clone(), qjs::JS_EvalFunction(c, func))
-  };
+  // SAFETY: `evaluate` returns an owned value (or JS_EXCEPTION), which Value takes.
+  let factory = unsafe { Value::from_raw(ctx.clone(), PRELUDE.evaluate(c)) };
   if raw::tag(factory.as_raw()) == qjs::JS_TAG_EXCEPTION {
     return Err(rquickjs::Error::Exception);
   }
