@@ -27,16 +27,21 @@ fn show(program: &str) {
   }
 }
 
+/// Builtins replaced after the value is built. Each statement may fail (the value may have
+/// frozen `globalThis` or a prototype), and failing changes nothing either.
 const TAMPER: &str = r#"
 const boom: any = () => { throw new Error("tampered builtin ran") }
-const names = Object.getOwnPropertyNames(Array.prototype)
-for (let i = 0; i < names.length; i++) if (names[i] !== "length" && names[i] !== "constructor") (Array.prototype as any)[names[i]] = boom
-Array.isArray = boom; Object.keys = boom; Object.entries = boom; Object.values = boom; Object.assign = boom
-Object.getOwnPropertyNames = boom; Object.getOwnPropertyDescriptor = boom; Object.getPrototypeOf = boom
-Reflect.ownKeys = boom; JSON.stringify = boom; JSON.parse = boom; String.prototype.toString = boom
-Object.defineProperty(Object.prototype, "toJSON", { get: boom, configurable: true })
-Object.defineProperty(Array.prototype, "0", { get: boom, set: boom, configurable: true })
-;(globalThis as any).Object = undefined; (globalThis as any).Array = undefined
+try { const names = Object.getOwnPropertyNames(Array.prototype); for (let i = 0; i < names.length; i++) if (names[i] !== "length" && names[i] !== "constructor") try { (Array.prototype as any)[names[i]] = boom } catch {} } catch {}
+try { Array.isArray = boom } catch {}
+try { Object.keys = boom; Object.entries = boom; Object.values = boom; Object.assign = boom } catch {}
+try { Object.getOwnPropertyNames = boom; Object.getOwnPropertyDescriptor = boom; Object.getPrototypeOf = boom } catch {}
+try { Reflect.ownKeys = boom } catch {}
+try { JSON.stringify = boom; JSON.parse = boom } catch {}
+try { String.prototype.toString = boom } catch {}
+try { Object.defineProperty(Object.prototype, "toJSON", { get: boom, configurable: true }) } catch {}
+try { Object.defineProperty(Array.prototype, "0", { get: boom, set: boom, configurable: true }) } catch {}
+try { (globalThis as any).Object = undefined } catch {}
+try { (globalThis as any).Array = undefined } catch {}
 "#;
 
 fn limits() -> Limits {

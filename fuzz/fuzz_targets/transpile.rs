@@ -78,7 +78,10 @@ fn check(program: &str) {
   match transpile(program) {
     Ok(t) => assert!(!t.code.is_empty(), "empty output for {program:?}"),
     Err(e) => {
-      let lines = program.split('\n').count() as u32;
+      // JavaScript's line terminators: \n, \r, \r\n (one), U+2028, U+2029.
+      let lines = 1
+        + program.replace("\r\n", "\n").matches(['\n', '\r', '\u{2028}', '\u{2029}']).count()
+          as u32;
       assert!(e.line >= 1 && e.column >= 1, "position {}:{} for {program:?}", e.line, e.column);
       assert!(e.line <= lines + 1, "line {} past the program's {lines} lines: {program:?}", e.line);
       assert!(!e.message.is_empty());
