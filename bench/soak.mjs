@@ -62,9 +62,10 @@ for (let i = 0; i < RUNS; i++) {
   else if (ABORT_MID_RUN.has(program)) setTimeout(() => controller.abort('soak abort mid-run'), 1)
   const result = await pending
   const kind = result.error ? result.error.kind : 'ok'
-  // A compute timeout of a run that does not spin is the machine's load (setup is charged to
-  // the budget), not a leak: counted, and bounded below.
-  if (kind === 'timeout' && expected !== 'timeout' && result.error.message.startsWith('compute budget')) {
+  // A timeout of a run that does not spin is the machine's load, not a leak: setup is charged
+  // to the compute budget, and a starved process (this one runs under nice) can see a
+  // binding answer arrive after the wall-clock ceiling. Counted, and bounded below.
+  if (kind === 'timeout' && expected !== 'timeout') {
     loadTimeouts++
   } else if (kind !== expected && !(aborted && kind === 'abort')) {
     throw new Error(`run ${i}: expected ${expected}, got ${JSON.stringify({ ...result, logs: result.logs.length })}`)
@@ -74,7 +75,10 @@ for (let i = 0; i < RUNS; i++) {
     globalThis.gc?.()
     const rss = rssMb()
     if (i === WARMUP) baseline = rss
-    samples.push({ run: i, rssMb: +rss.toFixed(1), ms: Date.now() - started })
+    const sample = { run: i, rssMb: +rss.toFixed(1), ms: Date.now() - started }
+    samples.push(sample)
+    // Progress, one line a sample (the report is the last line).
+    console.log(JSON.stringify({ sample, loadTimeouts }))
   }
 }
 await runtime.dispose()
@@ -84,7 +88,7 @@ const growth = end - baseline
 const report = { runs: RUNS, loadTimeouts, seconds: +((Date.now() - started) / 1000).toFixed(1), kinds, startMb: +startMb.toFixed(1), afterWarmupMb: +baseline.toFixed(1), endMb: +end.toFixed(1), growthMb: +growth.toFixed(1), samples }
 console.log(JSON.stringify(report))
 if (loadTimeouts > RUNS / 1000) {
-  console.error(`${loadTimeouts} runs that do not spin ran out of compute budget`)
+  console.error(`${loadTimeouts} runs that do not spin timed out`)
   process.exit(1)
 }
 if (growth > MAX_GROWTH_MB) {
