@@ -354,4 +354,19 @@ mod tests {
       .unwrap();
     assert_eq!(t.positions.original(gen_line, gen_col), Some((5, 1)));
   }
+
+  /// Found by `fuzz/` (target `transpile`): swc's parser has a `debug_assert!` that fires on
+  /// a parenthesized list with an arrow after a non-identifier (`(a, b.c => 1)`). Release
+  /// builds — what ships, and what `npm test` runs — report a syntax error; a debug build
+  /// panics inside swc, so this case is checked only without debug assertions.
+  #[test]
+  #[cfg(not(debug_assertions))]
+  fn fuzz_swc_arrow_after_member_in_parens_is_a_syntax_error() {
+    for program in [
+      "(a, b.c => 1)",
+      "const rs = await P@omise.all(Array.from({ length: 09999 }, (_, i) => tools.echo => a + b, 1)",
+    ] {
+      assert_eq!(err(program).kind, TranspileErrorKind::Syntax, "{program}");
+    }
+  }
 }
