@@ -355,16 +355,20 @@ mod tests {
     assert_eq!(t.positions.original(gen_line, gen_col), Some((5, 1)));
   }
 
-  /// Found by `fuzz/` (target `transpile`): swc's parser has a `debug_assert!` that fires on
-  /// a parenthesized list with an arrow after a non-identifier (`(a, b.c => 1)`). Release
+  /// Found by `fuzz/` (target `transpile`): malformed programs on which a `debug_assert!` in
+  /// swc's parser fires — `parser/expr.rs:2769` (`(a, b.c => 1)`: an arrow after a
+  /// non-identifier in a parenthesized list), `parser/mod.rs:1381` (`assert_and_bump` on an
+  /// unexpected token) and `parser/input.rs:328` (`store` with a token buffered). Release
   /// builds — what ships, and what `npm test` runs — report a syntax error; a debug build
-  /// panics inside swc, so this case is checked only without debug assertions.
+  /// panics inside swc, so these are checked only without debug assertions.
   #[test]
   #[cfg(not(debug_assertions))]
-  fn fuzz_swc_arrow_after_member_in_parens_is_a_syntax_error() {
+  fn fuzz_swc_debug_assertions_are_syntax_errors_in_release() {
     for program in [
       "(a, b.c => 1)",
       "const rs = await P@omise.all(Array.from({ length: 09999 }, (_, i) => tools.echo => a + b, 1)",
+      "\n      enum Color { Red, G2een = 5, Blue }\n      enum Dir { Up = 'UP', Down = !DOWN' }\n     Dir { Up = 'Ur(); Rect.count++ } Base { abstract amade()]W\n         retur(n [Color.Red, Color.Blue@ const enum K { A = 2 }\n      return [Color.Red, Color.Blue, Color[5], Dir.Down, K.A]\n    ",
+      "\n      enum Color { Red, Greenown = 'DOWN' }\n      const enum K { A`= 1 }\n      repurn [Color.Red, Color.Blue, 'DOWN.A]\n    ",
     ] {
       assert_eq!(err(program).kind, TranspileErrorKind::Syntax, "{program}");
     }
