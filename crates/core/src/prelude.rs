@@ -4,7 +4,7 @@
 
 use crate::raw::{self, Owned};
 use rquickjs::qjs;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 fn all() -> [&'static Prelude; 2] {
   [&crate::web::PRELUDE, &crate::inspector::INSPECT]
@@ -35,15 +35,22 @@ pub struct Prelude {
   name: &'static std::ffi::CStr,
   source: &'static str,
   bytecode: OnceLock<Vec<u8>>,
+  /// Held while compiling: a run that needs the prelude while another thread (the warm-up)
+  /// compiles it waits instead of compiling it again on its own compute budget.
+  compiling: Mutex<()>,
 }
 
 impl Prelude {
   pub const fn new(name: &'static std::ffi::CStr, source: &'static str) -> Prelude {
-    Prelude { name, source, bytecode: OnceLock::new() }
+    Prelude { name, source, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
   }
 
   /// The bytecode, compiled in context `c` the first time.
   pub fn bytecode(&self, c: *mut qjs::JSContext) -> Option<&[u8]> {
+    if let Some(b) = self.bytecode.get() {
+      return Some(b);
+    }
+    let _compiling = self.compiling.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(b) = self.bytecode.get() {
       return Some(b);
     }
