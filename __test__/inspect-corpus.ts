@@ -37,6 +37,11 @@ export const INSPECT_CASES: InspectCase[] = [
   c('args: object first then quoted-looking string', js`return [{ a: 'x' }, 'raw \'str\' stays raw']`),
   c('args: many mixed kinds', js`return [null, undefined, 0, -0, 1n, 'str', Symbol('s'), [1, 'a'], { k: 'v' }, new Map([[1, 2]]), true]`),
   c('args: two empty strings', js`return ['', '']`),
+  c('args: primitives only', js`return [1, -0, 1e21, NaN, -Infinity, 2n, true, false, null, undefined, 0.1 + 0.2, -1.5e-7, 123456789012345680000]`),
+  c('args: symbols only', js`return [Symbol('x'), Symbol(), Symbol.iterator, Symbol('a b')]`),
+  c('args: string then primitives', js`return ['n =', 5, -0, 7n, undefined]`),
+  c('args: lone number', js`return [42]`),
+  c('args: lone bigint', js`return [-12345678901234567890n]`),
 
   // ---------------------------------------------------------------------------
   // Strings inside containers: quote choice and escapes

@@ -36,10 +36,13 @@ pub fn install<'js>(
 /// Renders and joins `console.log`'s arguments.
 pub fn format_args(ctx: &Ctx<'_>, shared: &RunShared, args: &[Value<'_>]) -> Vec<u8> {
   let c = ctx.as_raw().as_ptr();
-  // Strings print raw, joined with spaces, unless the first holds format specifiers for
-  // later arguments to fill.
-  let plain = args.iter().all(|a| a.is_string())
+  // Primitives print as Node prints them without the inspector realm (strings raw, the rest
+  // as `util.inspect` shows them, which the engine's renderer does exactly for primitives),
+  // unless a first string holds format specifiers for later arguments to fill.
+  let primitive = |a: &Value<'_>| !a.is_object() && !a.is_function();
+  let plain = args.iter().all(primitive)
     && (args.len() < 2
+      || !args[0].is_string()
       || !raw::string_bytes(c, args[0].as_raw()).unwrap_or_default().contains(&b'%'));
   if !plain {
     let raw_args: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
