@@ -14,7 +14,7 @@ let passed = 0
 let failed = 0
 
 // cargo: sum the `test result:` lines of every test binary.
-const cargo = spawnSync('cargo', ['test', '--release', '--no-fail-fast', '--workspace', '--exclude', 'code-runtime-quickjs'], {
+const cargo = spawnSync('cargo', ['test', '--release', '--no-fail-fast', '--workspace', '--exclude', 'code-runtime-quickjs', '--lib', '--tests'], {
   cwd: root,
   env,
   encoding: 'utf8',
