@@ -44,10 +44,12 @@ try { (globalThis as any).Object = undefined } catch {}
 try { (globalThis as any).Array = undefined } catch {}
 "#;
 
+/// Generous: a sanitizer build is ~10x slower than release at building and crossing an
+/// 80,000-deep value.
 fn limits() -> Limits {
   Limits {
-    compute_ms: 5_000.0,
-    max_wall_ms: 10_000.0,
+    compute_ms: 10_000.0,
+    max_wall_ms: 15_000.0,
     max_output_bytes: 4 << 20,
     max_heap_mb: 256.0,
   }

@@ -2,18 +2,18 @@
 //! positioned `Err`, never panic, abort or hang. Runs on a thread with the pool's stack size,
 //! as in production (swc's parser recurses per nesting level).
 //!
-//! The fuzz build turns on debug assertions everywhere, swc's included, and swc's parser has
-//! `debug_assert!`s that fire on some malformed input (for example `(a, b.c => 1)`) where the
-//! release build — what ships — goes on to report a syntax error. A panic raised by an
-//! assertion inside an swc crate is therefore caught and logged (location and input, once per
-//! location) instead of ending the run; every other panic is a crash. The logged inputs are
-//! checked against the release build in `crates/transpile` tests.
+//! swc panics on some malformed text — `debug_assert!`s in the fuzz build (which turns debug
+//! assertions on everywhere) and at least one `unreachable!()` in release builds too — and
+//! `transpile` catches such a panic and reports a syntax error. libFuzzer's panic hook would
+//! abort on the panic even though it is caught, so a panic raised inside an `swc_*` crate is
+//! logged instead (location and input, once per location) and the result checked like any
+//! other; every other panic is a crash.
 #![no_main]
 
 use code_runtime_transpile::transpile;
 use libfuzzer_sys::fuzz_target;
+use std::cell::RefCell;
 use std::collections::HashSet;
-use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
 use std::sync::mpsc::{channel, Sender};
 use std::sync::{Mutex, Once, OnceLock};
 
@@ -28,10 +28,8 @@ fn worker() -> &'static Mutex<Sender<Job>> {
       .stack_size(code_runtime_core::pool::THREAD_STACK)
       .spawn(move || {
         for (program, done) in rx {
-          if catch_unwind(AssertUnwindSafe(|| check(&program))).is_err() {
-            // Only an swc assertion gets here (the hook aborts on anything else).
-            report_swc_assertion(&program);
-          }
+          CURRENT.with(|c| c.borrow_mut().clone_from(&program));
+          check(&program);
           let _ = done.send(());
         }
       })
@@ -40,37 +38,31 @@ fn worker() -> &'static Mutex<Sender<Job>> {
   })
 }
 
-static LAST_SWC_ASSERTION: Mutex<Option<String>> = Mutex::new(None);
-
-fn swc_assertion(info: &PanicHookInfo) -> Option<String> {
-  let location = info.location()?;
-  let message = info
-    .payload()
-    .downcast_ref::<String>()
-    .map(String::as_str)
-    .or_else(|| info.payload().downcast_ref::<&str>().copied())?;
-  (location.file().contains("/swc_") && message.starts_with("assertion"))
-    .then(|| format!("{}:{}", location.file(), location.line()))
+thread_local! {
+  /// The input being transformed on this thread (for the log of tolerated swc panics).
+  static CURRENT: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 fn install_hook() {
   static ONCE: Once = Once::new();
   ONCE.call_once(|| {
-    // libFuzzer's hook aborts the process; keep it for everything but swc's assertions.
+    // libFuzzer's hook aborts the process; keep it for everything but swc's panics.
     let aborting = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| match swc_assertion(info) {
-      Some(at) => *LAST_SWC_ASSERTION.lock().unwrap_or_else(|p| p.into_inner()) = Some(at),
-      None => aborting(info),
+    std::panic::set_hook(Box::new(move |info| match info.location() {
+      Some(at) if at.file().contains("/swc_") => {
+        log_swc_panic(&format!("{}:{}", at.file(), at.line()))
+      }
+      _ => aborting(info),
     }));
   });
 }
 
-fn report_swc_assertion(program: &str) {
+fn log_swc_panic(at: &str) {
   static SEEN: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-  let at = LAST_SWC_ASSERTION.lock().unwrap_or_else(|p| p.into_inner()).take().unwrap_or_default();
   let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
-  if seen.get_or_insert_with(HashSet::new).insert(at.clone()) {
-    eprintln!("swc debug assertion at {at} (tolerated) for input {program:?}");
+  if seen.get_or_insert_with(HashSet::new).insert(at.to_owned()) {
+    let program = CURRENT.with(|c| c.borrow().clone());
+    eprintln!("swc panic at {at} (caught by transpile) for input {program:?}");
   }
 }
 

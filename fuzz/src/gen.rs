@@ -456,7 +456,8 @@ fn deep(b: &mut Bytes, depth: u32) -> Value {
   let x = node(b, depth + 1);
   let n = [1usize, 2, 100, 1000, 5000, 20_000][b.below(6)];
   let object = b.below(2) == 1;
-  if x.size + n * 6 > MAX_SIZE {
+  // Deep values nest in deep values at most once or twice (a 20,000-deep value is ~40 KB).
+  if x.size > 16 << 10 || x.size + n * 6 > MAX_SIZE {
     return x;
   }
   let (step, open, close) =

@@ -143,6 +143,20 @@ fn syntax_errors_name_the_line() {
   assert!(msg.starts_with("SyntaxError: ") && msg.ends_with("(3:11)"), "{msg}");
 }
 
+/// Found by `fuzz/` (target `transpile`): swc panics (`unreachable!()`) on this text, in
+/// release builds too. The run used to end as `worker-exit` ("the engine failed
+/// unexpectedly"); it is the program's syntax error.
+#[test]
+fn fuzz_parser_panic_is_a_syntax_error() {
+  let v = run("typeof\n`\\u`");
+  assert_eq!(
+    error_of(&v),
+    ("exception".into(), format!("SyntaxError: {} (1:1)", code_runtime_transpile::PARSER_FAILED)),
+    "{v}"
+  );
+  assert_eq!(run("return 1")["value"], 1);
+}
+
 #[test]
 fn wrapper_breakout_is_refused() {
   let (kind, msg) = error_of(&run("}); globalThis.escaped = 1; (async () => {"));
