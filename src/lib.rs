@@ -1,7 +1,8 @@
 //! The Node-API edge: a thin `NativeEngine` class over `code_runtime_core::Engine`.
 //!
-//! It only converts: numbers and strings in, result JSON text out through one weak
-//! threadsafe function per engine. Everything a user touches (config and request
+//! It only converts: numbers and strings in; events (results, batches of binding calls) out
+//! as JSON texts, through one weak threadsafe function per engine or taken directly by a
+//! `settleCall` that waits for them. Everything a user touches (config and request
 //! validation, AbortSignal listeners, the result object, keeping the process alive while a
 //! run is in flight) lives in the hand-written `index.js`, where it is plain JavaScript.
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.

@@ -183,10 +183,6 @@ impl RunControl {
     done + now.saturating_sub(cpu_start)
   }
 
-  pub fn mark_heap_exhausted(&self) {
-    self.heap_exhausted.store(true, Ordering::Release);
-  }
-
   /// Names the run's runtime (null to forget it, before it is freed).
   pub fn attach_runtime(&self, rt: *mut rquickjs::qjs::JSRuntime) {
     self.js_runtime.store(rt, Ordering::Release);
@@ -199,7 +195,7 @@ impl RunControl {
   /// crashes the process. Nothing the run still does needs a collection: it is stopped at
   /// its next interrupt check and its runtime freed whole.
   fn refuse_allocation(&self) {
-    self.mark_heap_exhausted();
+    self.heap_exhausted.store(true, Ordering::Release);
     let rt = self.js_runtime.load(Ordering::Acquire);
     if !rt.is_null() {
       // SAFETY: allocations are refused only on the run's own thread, inside a QuickJS call

@@ -1,9 +1,10 @@
 //! Rendering logged values as text, without running program code.
 //!
-//! Follows Node's `util.inspect` for the common cases (primitives, arrays, plain objects,
+//! Prints primitives exactly as Node's `util.inspect` does (`console` uses it for logs of
+//! primitives only), and is the fallback when the inspector realm ([`crate::inspector`])
+//! cannot render a value: then it follows Node for the common cases (arrays, plain objects,
 //! functions, nesting cut at depth 4, circular references, `... N more items`) on one line.
-//! Node-identical multi-line layout and the rarer kinds belong to the console issue; this
-//! renderer is its safe base: an explicit work stack (no recursion over the value), own
+//! It is safe by construction: an explicit work stack (no recursion over the value), own
 //! property descriptors only (getters show as `[Getter]` and are never called), Proxies
 //! shown without touching their traps.
 
