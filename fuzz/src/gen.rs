@@ -354,9 +354,10 @@ fn lossless_wrapper(b: &mut Bytes, depth: u32) -> Value {
     1 => wrap(format!("((o: any) => {{ try {{ Object.seal(o) }} catch {{}} return o }})({js})"), json),
     2 => wrap(format!("Object.preventExtensions({js})"), json),
     3 => match &x.json {
-      // A value parsed by the program's own JSON.parse.
-      Some(j) => wrap(format!("JSON.parse({})", js_string(&j.encode_utf16().collect::<Vec<_>>())), json),
-      None => x.clone(),
+      // A value parsed by the program's own JSON.parse, which recurses (a deep value is the
+      // program's RangeError), so shallow values only (4 KiB is at most 2,000 levels).
+      Some(j) if j.len() < 4096 => wrap(format!("JSON.parse({})", js_string(&j.encode_utf16().collect::<Vec<_>>())), json),
+      _ => x.clone(),
     },
     4 => wrap(
       // An accessor that was deleted again leaves a plain object behind.
