@@ -349,14 +349,16 @@ fn lossless_wrapper(b: &mut Bytes, depth: u32) -> Value {
   let (js, json) = (&x.js, x.json.clone());
   let wrap = |js: String, json: Option<String>| Value { js, json, size: x.size + 8 };
   match b.below(7) {
-    // (Freezing or sealing a typed array throws; the value is refused either way.)
+    // (Freezing a typed array or anything done to a revoked Proxy throws; such values are
+    // refused either way.)
     0 => wrap(format!("((o: any) => {{ try {{ Object.freeze(o) }} catch {{}} return o }})({js})"), json),
     1 => wrap(format!("((o: any) => {{ try {{ Object.seal(o) }} catch {{}} return o }})({js})"), json),
-    2 => wrap(format!("Object.preventExtensions({js})"), json),
+    2 => wrap(format!("((o: any) => {{ try {{ Object.preventExtensions(o) }} catch {{}} return o }})({js})"), json),
     3 => match &x.json {
-      // A value parsed by the program's own JSON.parse.
-      Some(j) => wrap(format!("JSON.parse({})", js_string(&j.encode_utf16().collect::<Vec<_>>())), json),
-      None => x.clone(),
+      // A value parsed by the program's own JSON.parse, which recurses (a deep value is the
+      // program's RangeError), so shallow values only (4 KiB is at most 2,000 levels).
+      Some(j) if j.len() < 4096 => wrap(format!("JSON.parse({})", js_string(&j.encode_utf16().collect::<Vec<_>>())), json),
+      _ => x.clone(),
     },
     4 => wrap(
       // An accessor that was deleted again leaves a plain object behind.
