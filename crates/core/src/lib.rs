@@ -30,6 +30,7 @@ pub(crate) mod prelude;
 pub mod priority;
 pub(crate) mod raw;
 pub mod run;
+pub mod stack;
 pub mod timers;
 pub mod web;
 

@@ -19,14 +19,13 @@ use crate::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch}
 use crate::budget::{HeapAllocator, RunControl, StopCause};
 use crate::inspector::Inspector;
 use crate::ledger::{Completion, Failure, FailureKind, Ledger};
+use crate::stack::{self, Stacks};
 use crate::timers::{self, Timers};
 use crate::{bridge, console, messages, raw, web, Host, HostCall, RunId};
-use code_runtime_transpile::{transpile, PositionMap, TranspileErrorKind, PROGRAM_FILE};
+use code_runtime_transpile::{transpile, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
-use rquickjs::{
-  qjs, CatchResultExt, Context, Ctx, Function, Object, Persistent, Promise, Runtime, Value,
-};
+use rquickjs::{qjs, CatchResultExt, Context, Ctx, Persistent, Promise, Runtime, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -119,6 +118,8 @@ pub struct RunShared {
   pub shapes: std::cell::Cell<bridge::Shapes>,
   /// The realm that renders logged values (created on first use).
   pub inspector: Inspector,
+  /// V8-shaped `error.stack` texts.
+  pub stacks: Stacks,
 }
 
 impl RunShared {
@@ -144,10 +145,8 @@ pub struct Run {
   fatal: Option<String>,
   control: Arc<RunControl>,
   shared: Rc<RunShared>,
-  positions: PositionMap,
   // Engine handles, released in `Drop` in this order.
   promise: Option<Persistent<Promise<'static>>>,
-  stack_getter: Option<Persistent<Function<'static>>>,
   ctx: Option<Context>,
   rt: Option<Runtime>,
 }
@@ -163,7 +162,7 @@ impl Drop for Run {
     bindings::clear(&self.shared);
     self.shared.timers.borrow_mut().clear();
     self.promise.take();
-    self.stack_getter.take();
+    self.shared.stacks.clear();
     self.shared.inspector.free();
     self.ctx.take();
     self.shared.control.attach_runtime(std::ptr::null_mut());
@@ -187,11 +186,10 @@ impl Run {
         wake_at,
         shapes: Default::default(),
         inspector: Inspector::default(),
+        stacks: Stacks::default(),
       }),
       control,
-      positions: PositionMap::default(),
       promise: None,
-      stack_getter: None,
       ctx: None,
       rt: None,
     }
@@ -269,7 +267,7 @@ impl Run {
     let program = self.program.take().unwrap_or_default();
     let code = match transpile(&program) {
       Ok(t) => {
-        self.positions = t.positions;
+        self.shared.stacks.set_positions(t.positions);
         t.code
       }
       Err(e) => {
@@ -350,21 +348,7 @@ impl Run {
     bindings::install(ctx, &globals, &self.shared)?;
     timers::install(ctx, &globals, &self.shared)?;
     web::install(ctx, &globals)?;
-    // The native `stack` accessor of Error.prototype, kept before the program can replace it.
-    let error_ctor: Object = globals.get("Error")?;
-    let error_proto: Object = error_ctor.get("prototype")?;
-    let atom = raw::Atom::new(ctx.as_raw().as_ptr(), c"stack");
-    if let Some(d) = raw::own_property(ctx.as_raw().as_ptr(), error_proto.as_raw(), atom.atom) {
-      if raw::is_object(d.getter.v) {
-        // SAFETY: JS_DupValue gives Value::from_raw the reference it takes ownership of.
-        let getter = unsafe {
-          Value::from_raw(ctx.clone(), qjs::JS_DupValue(ctx.as_raw().as_ptr(), d.getter.v))
-        };
-        if let Some(f) = getter.into_function() {
-          self.stack_getter = Some(Persistent::save(ctx, f));
-        }
-      }
-    }
+    stack::install(ctx, &globals, &self.shared)?;
     Ok(())
   }
 
@@ -437,28 +421,16 @@ impl Run {
     let v = reason.as_raw();
     // SAFETY: JS_IsError inspects the class only.
     if raw::is_object(v) && !raw::is_proxy(v) && unsafe { qjs::JS_IsError(v) } {
-      let text = |name: &std::ffi::CStr| {
-        raw::data_property(c, v, name)
-          .filter(|s| raw::is_string(s.v))
-          .and_then(|s| raw::string_bytes(c, s.v))
-          .map(|b| String::from_utf8_lossy(&b).into_owned())
-      };
-      let name = text(c"name").unwrap_or_else(|| "Error".to_owned());
-      let message = text(c"message").unwrap_or_default();
-      let mut out = match (name.is_empty(), message.is_empty()) {
-        (_, true) => name,
-        (true, false) => message,
-        (false, false) => format!("{name}: {message}"),
-      };
-      if let Some(frames) = self.stack_frames(ctx, reason) {
-        // The `<eval>` frame is the wrapper calling the program's async function: ours.
-        let wrapper_frame = format!("at <eval> ({PROGRAM_FILE}:");
-        for line in frames.lines().filter(|l| !l.trim().is_empty() && !l.contains(&wrapper_frame)) {
-          out.push('\n');
-          out.push_str(&self.remap_frame(line));
+      let text = self.shared.stacks.of_thrown(ctx, reason);
+      if !stack::shows_only_its_stack(c, v) {
+        // A `cause`, an AggregateError's `errors`, extra properties or a subclass: Node's
+        // inspect shows them around the stack. Its realm reads the stack we computed.
+        stack::keep_stack(ctx, reason, &text);
+        if let Some(inspected) = self.shared.inspector.format(c, &[v]) {
+          return String::from_utf8_lossy(&inspected).into_owned();
         }
       }
-      return out;
+      return text;
     }
     match raw::tag(v) {
       qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
@@ -478,32 +450,6 @@ impl Run {
           messages::UNPRINTABLE_THROW.to_owned()
         }
       }
-    }
-  }
-
-  fn stack_frames<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> Option<String> {
-    let getter = self.stack_getter.clone()?.restore(ctx).ok()?;
-    let stack: Value = getter.call((rquickjs::function::This(error.clone()),)).ok()?;
-    let bytes =
-      raw::string_bytes(ctx.as_raw().as_ptr(), stack.as_raw()).filter(|_| stack.is_string())?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
-  }
-
-  /// `    at f (program.ts:L:C)` with L:C moved from the emitted JavaScript to the program.
-  fn remap_frame(&self, line: &str) -> String {
-    let marker = format!("{PROGRAM_FILE}:");
-    let Some(at) = line.find(&marker) else {
-      return line.to_owned();
-    };
-    let rest = &line[at + marker.len()..];
-    let end = rest.find(|ch: char| !(ch.is_ascii_digit() || ch == ':')).unwrap_or(rest.len());
-    let mut nums = rest[..end].split(':').filter_map(|n| n.parse::<u32>().ok());
-    let (Some(l), Some(col)) = (nums.next(), nums.next()) else {
-      return line.to_owned();
-    };
-    match self.positions.original(l, col) {
-      Some((ol, oc)) => format!("{}{marker}{ol}:{oc}{}", &line[..at], &rest[end..]),
-      None => line.to_owned(),
     }
   }
 }

@@ -1,0 +1,468 @@
+//! V8-shaped `error.stack`: `Name: message` then `    at …` frames whose positions are in
+//! the program as written, our wrapper's and preludes' frames removed.
+//!
+//! QuickJS calls `Error.prepareStackTrace` (its V8-compatible hook) with the error and
+//! its call sites whenever it records a stack. Ours (hidden: the program sees the property
+//! as V8's `undefined` until it sets its own, which then takes over as in V8) formats the
+//! frames at once, in V8's layout, and gives the error an own `stack` accessor. Like V8, the
+//! text is completed on first read — so a `name` set in a subclass constructor, or a
+//! `message` changed before anyone looked, both show — and then kept as the error's own
+//! non-enumerable data property, which the program can overwrite or delete (after which it
+//! reads `undefined`, as in V8). The frames wait in a `WeakMap` of the program's realm that
+//! only the engine can reach, so they die with their error.
+//!
+//! The exception message of a failed run is built from the same pieces without running
+//! program code ([`Stacks::of_thrown`]).
+
+use crate::raw;
+use crate::run::RunShared;
+use code_runtime_transpile::{PositionMap, PROGRAM_FILE};
+use rquickjs::function::{Constructor, Rest, This};
+use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
+
+/// One run's stack formatting state.
+#[derive(Default)]
+pub struct Stacks {
+  positions: OnceCell<PositionMap>,
+  engine: RefCell<Option<Engine>>,
+}
+
+/// What the hook needs from the program's realm, taken while it was pristine.
+struct Engine {
+  /// error → its frames text.
+  frames: Persistent<Object<'static>>,
+  weak_get: Persistent<Function<'static>>,
+  weak_set: Persistent<Function<'static>>,
+  /// The own `stack` accessor every fresh error gets.
+  getter: Persistent<Function<'static>>,
+  /// The getter's object address (kept alive by `getter`), to recognise it.
+  getter_ptr: usize,
+  setter: Persistent<Function<'static>>,
+  /// What the program assigned to `Error.prepareStackTrace`, if anything.
+  program_prepare: Option<Persistent<Value<'static>>>,
+}
+
+/// Mirror of QuickJS's `JSCallSiteData` (quickjs.c of rquickjs-sys 0.14.0, pinned by
+/// Cargo.lock); `call_sites_are_read_as_quickjs_writes_them` checks it against the engine.
+#[repr(C)]
+struct CallSiteData {
+  filename: qjs::JSValue,
+  func: qjs::JSValue,
+  func_name: qjs::JSValue,
+  native: bool,
+  constructor: bool,
+  line_num: i32,
+  col_num: i32,
+}
+
+impl Stacks {
+  /// The program's positions, once it is transpiled.
+  pub fn set_positions(&self, positions: PositionMap) {
+    let _ = self.positions.set(positions);
+  }
+
+  /// Releases the engine values held here. Must run before the context is freed.
+  pub fn clear(&self) {
+    self.engine.borrow_mut().take();
+  }
+
+  fn positions(&self) -> &PositionMap {
+    static EMPTY: std::sync::OnceLock<PositionMap> = std::sync::OnceLock::new();
+    self.positions.get().unwrap_or_else(|| EMPTY.get_or_init(PositionMap::default))
+  }
+
+  /// The frames recorded for `error`, read without running program code.
+  fn frames_of<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> Option<String> {
+    let (map, get) = {
+      let engine = self.engine.borrow();
+      let e = engine.as_ref()?;
+      (e.frames.clone(), e.weak_get.clone())
+    };
+    let map = map.restore(ctx).ok()?;
+    let text: Value = get.restore(ctx).ok()?.call((This(map), error.clone())).ok()?;
+    text.as_string().and_then(|s| s.to_string().ok())
+  }
+
+  fn is_our_getter(&self, v: qjs::JSValue) -> bool {
+    let engine = self.engine.borrow();
+    let Some(e) = engine.as_ref() else {
+      return false;
+    };
+    raw::is_object(v) && raw::ptr(v) == e.getter_ptr
+  }
+
+  /// The `exception` message text of a thrown Error, read without running program code: its
+  /// own `stack` data property when it has one (already read, or the program's own text),
+  /// else `Name: message` from data properties and the recorded frames.
+  pub fn of_thrown<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> String {
+    let c = ctx.as_raw().as_ptr();
+    let v = error.as_raw();
+    let atom = raw::Atom::new(c, c"stack");
+    if let Some(d) = raw::own_property(c, v, atom.atom) {
+      if !d.is_accessor() && raw::is_string(d.value.v) {
+        return lossy(raw::string_bytes(c, d.value.v));
+      }
+      if d.is_accessor() && self.is_our_getter(d.getter.v) {
+        let frames = self.frames_of(ctx, error).unwrap_or_default();
+        return join(safe_header(c, v), &frames);
+      }
+    }
+    safe_header(c, v)
+  }
+}
+
+fn lossy(bytes: Option<Vec<u8>>) -> String {
+  String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned()
+}
+
+fn join(header: String, frames: &str) -> String {
+  if frames.is_empty() {
+    header
+  } else {
+    format!("{header}\n{frames}")
+  }
+}
+
+/// V8's header (`ErrorUtils::ToString`) from data properties only.
+fn safe_header(c: *mut qjs::JSContext, v: qjs::JSValue) -> String {
+  let text = |name: &std::ffi::CStr| {
+    raw::data_property(c, v, name)
+      .filter(|s| raw::is_string(s.v))
+      .map(|s| lossy(raw::string_bytes(c, s.v)))
+  };
+  header_of(text(c"name"), text(c"message"))
+}
+
+fn header_of(name: Option<String>, message: Option<String>) -> String {
+  let name = name.unwrap_or_else(|| "Error".to_owned());
+  let message = message.unwrap_or_default();
+  match (name.is_empty(), message.is_empty()) {
+    (_, true) => name,
+    (true, false) => message,
+    (false, false) => format!("{name}: {message}"),
+  }
+}
+
+/// V8's header with ordinary `[[Get]]`s and `String()`: the program is reading its own
+/// error's `stack`, so its getters may run. Falls back to data properties if they throw.
+fn program_header<'js>(ctx: &Ctx<'js>, this: &Value<'js>) -> String {
+  let read = |key: &str| -> rquickjs::Result<Option<String>> {
+    let obj = this.as_object().ok_or(rquickjs::Error::Exception)?;
+    let v: Value = obj.get(key)?;
+    if v.is_undefined() {
+      return Ok(None);
+    }
+    let s: rquickjs::convert::Coerced<rquickjs::String> = v.get()?;
+    Ok(Some(s.0.to_string()?))
+  };
+  match (read("name"), read("message")) {
+    (Ok(name), Ok(message)) => header_of(name, message),
+    _ => {
+      raw::clear_exception(ctx.as_raw().as_ptr());
+      safe_header(ctx.as_raw().as_ptr(), this.as_raw())
+    }
+  }
+}
+
+/// Whether Node's `inspect` would show this error as its stack alone: own keys only `stack`
+/// and `message`, and a constructor whose name is the error's `name` (else Node writes
+/// `Sub [Error]`). Read without running program code; `false` when unsure.
+pub(crate) fn shows_only_its_stack(c: *mut qjs::JSContext, v: qjs::JSValue) -> bool {
+  let Some(keys) = raw::Keys::of(c, v) else {
+    return false;
+  };
+  for i in 0..keys.len() {
+    match raw::atom_key(c, keys.atom(i)) {
+      Some(raw::Key::String(k)) if k == b"stack" || k == b"message" => {}
+      _ => return false,
+    }
+  }
+  let string = |o: qjs::JSValue, name: &std::ffi::CStr| {
+    raw::data_property(c, o, name)
+      .filter(|s| raw::is_string(s.v))
+      .and_then(|s| raw::string_bytes(c, s.v))
+  };
+  let Some(constructor) = raw::data_property(c, v, c"constructor") else {
+    return false;
+  };
+  if !raw::is_object(constructor.v) || raw::is_proxy(constructor.v) {
+    return false;
+  }
+  let ctor_name = string(constructor.v, c"name");
+  ctor_name.is_some() && ctor_name == string(v, c"name")
+}
+
+/// Gives `error` the own `stack` data property `text` (replacing our accessor, never a
+/// program's own data property).
+pub(crate) fn keep_stack<'js>(ctx: &Ctx<'js>, error: &Value<'js>, text: &str) {
+  let c = ctx.as_raw().as_ptr();
+  let atom = raw::Atom::new(c, c"stack");
+  if let Some(d) = raw::own_property(c, error.as_raw(), atom.atom) {
+    if !d.is_accessor() {
+      return;
+    }
+  }
+  let (Some(obj), Ok(value)) = (error.as_object(), rquickjs::String::from_str(ctx.clone(), text))
+  else {
+    return;
+  };
+  if define_stack(ctx, obj, value.into_value()).is_err() {
+    raw::clear_exception(c);
+  }
+}
+
+fn define_stack<'js>(ctx: &Ctx<'js>, obj: &Object<'js>, value: Value<'js>) -> rquickjs::Result<()> {
+  raw::define(ctx, obj, "stack", value, qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE)
+}
+
+/// Call sites → V8's frame lines: `    at name (program.ts:L:C)` with positions mapped into
+/// the program, `    at new C (…)` for constructors, a bare location for anonymous
+/// functions, `(<anonymous>)` for native ones; our wrapper's `<eval>` frame and prelude
+/// frames dropped.
+fn format_call_sites(
+  c: *mut qjs::JSContext,
+  sites: qjs::JSValue,
+  positions: &PositionMap,
+) -> String {
+  let mut out = String::new();
+  if !raw::is_object(sites) || raw::is_proxy(sites) {
+    return out;
+  }
+  for i in 0..64u32 {
+    let atom = raw::Atom::index(c, i);
+    let Some(d) = raw::own_property(c, sites, atom.atom) else {
+      break;
+    };
+    let site = d.value.v;
+    if !raw::is_object(site) {
+      break;
+    }
+    // SAFETY: JS_GetOpaque returns the object's opaque pointer only when its class is the
+    // one asked for (the object's own class here); call sites carry a JSCallSiteData, which
+    // `CallSiteData` mirrors, alive as long as the object (held through `d`).
+    let data = unsafe { qjs::JS_GetOpaque(site, raw::class_id(site)) as *const CallSiteData };
+    if data.is_null() {
+      break;
+    }
+    // SAFETY: see above; the fields are read, not kept.
+    let data = unsafe { &*data };
+    let text = |v: qjs::JSValue| raw::is_string(v).then(|| lossy(raw::string_bytes(c, v)));
+    let name = text(data.func_name);
+    let file = text(data.filename);
+    let in_program = file.as_deref() == Some(PROGRAM_FILE);
+    if (in_program && name.as_deref() == Some("<eval>"))
+      || file.as_deref().is_some_and(|f| f.starts_with("prelude/"))
+    {
+      continue;
+    }
+    let location = if data.native {
+      "<anonymous>".to_owned()
+    } else {
+      let file = file.unwrap_or_else(|| "<anonymous>".to_owned());
+      match (data.line_num, data.col_num) {
+        (l, c) if l > 0 && c > 0 => {
+          let (l, c) = (l as u32, c as u32);
+          let (l, c) = if in_program { positions.original(l, c).unwrap_or((l, c)) } else { (l, c) };
+          format!("{file}:{l}:{c}")
+        }
+        _ => file,
+      }
+    };
+    if !out.is_empty() {
+      out.push('\n');
+    }
+    out.push_str("    at ");
+    match (data.constructor, name) {
+      (true, name) => {
+        out.push_str("new ");
+        out.push_str(name.as_deref().unwrap_or("<anonymous>"));
+        out.push_str(&format!(" ({location})"));
+      }
+      (false, Some(name)) => out.push_str(&format!("{name} ({location})")),
+      (false, None) => out.push_str(&location),
+    }
+  }
+  out
+}
+
+/// Installs the hook in the program's realm (before the program runs, while its built-ins
+/// are the engine's own).
+pub fn install<'js>(
+  ctx: &Ctx<'js>,
+  globals: &Object<'js>,
+  shared: &Rc<RunShared>,
+) -> rquickjs::Result<()> {
+  let weak_map: Constructor = globals.get("WeakMap")?;
+  let weak_proto: Object = weak_map.get("prototype")?;
+  let frames: Object = weak_map.construct(())?;
+  let weak_get: Function = weak_proto.get("get")?;
+  let weak_set: Function = weak_proto.get("set")?;
+
+  let s = shared.clone();
+  let getter = Function::new(ctx.clone(), move |ctx: Ctx<'js>, this: This<Value<'js>>| {
+    read_stack(&ctx, &s, this.0)
+  })?
+  .with_name("stack")?;
+  let setter = Function::new(
+    ctx.clone(),
+    move |ctx: Ctx<'js>, this: This<Value<'js>>, value: Rest<Value<'js>>| -> rquickjs::Result<()> {
+      let value = value.0.into_iter().next().unwrap_or_else(|| Value::new_undefined(ctx.clone()));
+      match this.0.as_object() {
+        Some(obj) if !raw::is_proxy(obj.as_raw()) => define_stack(&ctx, obj, value),
+        _ => Ok(()),
+      }
+    },
+  )?
+  .with_name("stack")?;
+  let getter_ptr = raw::ptr(getter.as_raw());
+  *shared.stacks.engine.borrow_mut() = Some(Engine {
+    frames: Persistent::save(ctx, frames),
+    weak_get: Persistent::save(ctx, weak_get),
+    weak_set: Persistent::save(ctx, weak_set),
+    getter: Persistent::save(ctx, getter),
+    getter_ptr,
+    setter: Persistent::save(ctx, setter),
+    program_prepare: None,
+  });
+
+  let s = shared.clone();
+  let prepare = Function::new(
+    ctx.clone(),
+    move |ctx: Ctx<'js>, error: Value<'js>, sites: Value<'js>| -> rquickjs::Result<Value<'js>> {
+      prepare_stack(&ctx, &s, error, sites)
+    },
+  )?
+  .with_name("prepareStackTrace")?;
+  let error_ctor: Object = globals.get("Error")?;
+  // QuickJS's own setter stores the hook in the context.
+  error_ctor.set("prepareStackTrace", prepare)?;
+  // The program sees V8's default (`undefined`) and may install its own, which ours defers to.
+  let s = shared.clone();
+  let get_prepare =
+    Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> rquickjs::Result<Value<'js>> {
+      let engine = s.stacks.engine.borrow();
+      match engine.as_ref().and_then(|e| e.program_prepare.clone()) {
+        Some(p) => p.restore(&ctx),
+        None => Ok(Value::new_undefined(ctx.clone())),
+      }
+    })?
+    .with_name("prepareStackTrace")?;
+  let s = shared.clone();
+  let set_prepare = Function::new(
+    ctx.clone(),
+    move |ctx: Ctx<'js>, value: Rest<Value<'js>>| -> rquickjs::Result<()> {
+      let value = value.0.into_iter().next().filter(|v| !v.is_undefined());
+      if let Some(e) = s.stacks.engine.borrow_mut().as_mut() {
+        e.program_prepare = value.map(|v| Persistent::save(&ctx, v));
+      }
+      Ok(())
+    },
+  )?
+  .with_name("prepareStackTrace")?;
+  let c = ctx.as_raw().as_ptr();
+  let atom = raw::Atom::new(c, c"prepareStackTrace");
+  // SAFETY: both functions are live values of this context; JS_DefinePropertyGetSet takes
+  // the references we dup for it.
+  unsafe {
+    let r = qjs::JS_DefinePropertyGetSet(
+      c,
+      error_ctor.as_raw(),
+      atom.atom,
+      qjs::JS_DupValue(c, get_prepare.as_raw()),
+      qjs::JS_DupValue(c, set_prepare.as_raw()),
+      qjs::JS_PROP_CONFIGURABLE as i32,
+    );
+    if r < 0 {
+      return Err(rquickjs::Error::Exception);
+    }
+  }
+  Ok(())
+}
+
+/// QuickJS recorded a stack for `error`: keep its frames and give it the own accessor.
+/// Returns the whole text, which QuickJS keeps only for `Error.captureStackTrace`.
+fn prepare_stack<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  error: Value<'js>,
+  sites: Value<'js>,
+) -> rquickjs::Result<Value<'js>> {
+  let program_prepare =
+    shared.stacks.engine.borrow().as_ref().and_then(|e| e.program_prepare.clone());
+  if let Some(p) = program_prepare {
+    let p = p.restore(ctx)?;
+    return match p.as_function() {
+      Some(f) => f.call((error, sites)),
+      None => Ok(Value::new_undefined(ctx.clone())),
+    };
+  }
+  // QuickJS records a stack for every value thrown across a call, primitives included;
+  // only objects keep one.
+  let Some(obj) = error.as_object().filter(|o| !raw::is_proxy(o.as_raw())) else {
+    return Ok(Value::new_undefined(ctx.clone()));
+  };
+  let c = ctx.as_raw().as_ptr();
+  let frames = format_call_sites(c, sites.as_raw(), shared.stacks.positions());
+  let whole = join(safe_header(c, obj.as_raw()), &frames);
+  let (map, set, getter, setter) = {
+    let engine = shared.stacks.engine.borrow();
+    let Some(e) = engine.as_ref() else {
+      return Ok(Value::new_undefined(ctx.clone()));
+    };
+    (e.frames.clone(), e.weak_set.clone(), e.getter.clone(), e.setter.clone())
+  };
+  let frames_value = rquickjs::String::from_str(ctx.clone(), &frames)?;
+  let _: Value = set.restore(ctx)?.call((This(map.restore(ctx)?), obj.clone(), frames_value))?;
+  let (getter, setter) = (getter.restore(ctx)?, setter.restore(ctx)?);
+  let atom = raw::Atom::new(c, c"stack");
+  // SAFETY: the getter and setter are live functions of this context; JS_DefinePropertyGetSet
+  // takes the references we dup for it. `obj` is an ordinary object (not a Proxy), so
+  // defining runs no program code.
+  unsafe {
+    qjs::JS_DefinePropertyGetSet(
+      c,
+      obj.as_raw(),
+      atom.atom,
+      qjs::JS_DupValue(c, getter.as_raw()),
+      qjs::JS_DupValue(c, setter.as_raw()),
+      qjs::JS_PROP_CONFIGURABLE as i32,
+    );
+  }
+  Ok(rquickjs::String::from_str(ctx.clone(), &whole)?.into_value())
+}
+
+/// The program read an error's `stack` for the first time: complete it, keep it.
+fn read_stack<'js>(
+  ctx: &Ctx<'js>,
+  shared: &RunShared,
+  this: Value<'js>,
+) -> rquickjs::Result<Value<'js>> {
+  let Some(obj) = this.as_object().filter(|o| !raw::is_proxy(o.as_raw())) else {
+    return Ok(Value::new_undefined(ctx.clone()));
+  };
+  let Some(frames) = shared.stacks.frames_of(ctx, &this) else {
+    return Ok(Value::new_undefined(ctx.clone()));
+  };
+  let text = join(program_header(ctx, &this), &frames);
+  let value = rquickjs::String::from_str(ctx.clone(), &text)?.into_value();
+  // A frozen error keeps nothing; its next read formats again.
+  if define_stack(ctx, obj, value.clone()).is_err() {
+    raw::clear_exception(ctx.as_raw().as_ptr());
+  }
+  Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn header_follows_error_to_string() {
+    assert_eq!(header_of(None, None), "Error");
+    assert_eq!(header_of(Some("TypeError".into()), Some("x".into())), "TypeError: x");
+    assert_eq!(header_of(Some(String::new()), Some("x".into())), "x");
+    assert_eq!(header_of(Some("E".into()), Some(String::new())), "E");
+  }
+}
