@@ -390,7 +390,13 @@ class CodeRuntime {
       )
       const entry = { resolve, signal, onAbort: null, functions }
       if (signal) {
-        entry.onAbort = () => native.abort(this.#engineId, id, abortMessage(signal))
+        entry.onAbort = () => {
+          try {
+            native.abort(this.#engineId, id, abortMessage(signal))
+          } catch (error) {
+            this.#engineFailed(id, error)
+          }
+        }
         signal.addEventListener('abort', entry.onAbort, { once: true })
       }
       this.#runs.set(id, entry)
@@ -484,26 +490,50 @@ class CodeRuntime {
       if (!this.#runs.has(runId)) continue
       // Only the last answer of the turn may wait for what comes back.
       const wait = left === 0 ? this.#waitMicros() : 0
-      if (batch.ids.length === 1) {
-        const ok = batch.oks[0] === 1
-        const text = ok ? batch.values[0] : batch.messages[0]
-        events = native.settleCall(this.#engineId, runId, batch.ids[0], ok, text, wait)
-      } else {
-        const values = batch.values.length === 0 ? '[]' : `[${batch.values.join(',')}]`
-        events = native.settleCalls(
-          this.#engineId,
-          runId,
-          Uint32Array.from(batch.ids),
-          Uint8Array.from(batch.oks),
-          values,
-          batch.messages,
-          wait,
-        )
+      try {
+        events = this.#settleBatch(runId, batch, wait)
+      } catch (error) {
+        this.#engineFailed(runId, error)
+        events = undefined
+        continue
       }
       if (wait !== 0) this.#lastWaitPaid = events != null
     }
     if (events != null) this.#dispatch(events)
     else this.#pollBriefly()
+  }
+
+  #settleBatch(runId, batch, wait) {
+    if (batch.ids.length === 1) {
+      const ok = batch.oks[0] === 1
+      const text = ok ? batch.values[0] : batch.messages[0]
+      return native.settleCall(this.#engineId, runId, batch.ids[0], ok, text, wait)
+    }
+    const values = batch.values.length === 0 ? '[]' : `[${batch.values.join(',')}]`
+    return native.settleCalls(
+      this.#engineId,
+      runId,
+      Uint32Array.from(batch.ids),
+      Uint8Array.from(batch.oks),
+      values,
+      batch.messages,
+      wait,
+    )
+  }
+
+  /**
+   * A call into the engine for run `id` threw (a Rust panic caught at the Node-API edge):
+   * the run ends as `worker-exit` now, and the engine is told to drop it.
+   */
+  #engineFailed(id, error) {
+    try {
+      native.abort(this.#engineId, id, 'engine failure')
+    } catch {}
+    const detail = error instanceof Error ? error.message : String(error)
+    this.#settled(id, {
+      logs: [],
+      error: { kind: 'worker-exit', message: `the engine failed unexpectedly and the run was stopped: ${detail}` },
+    })
   }
 
   #lastWaitPaid = true

@@ -8,6 +8,7 @@
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.
 
 use code_runtime_core::handoff::Handoff;
+use code_runtime_core::test_hooks;
 use code_runtime_core::{
   BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, HostCall, Limits,
   RunId, SettleBatch,
@@ -151,6 +152,7 @@ pub fn start(
   max_output_bytes: f64,
   max_heap_mb: f64,
 ) -> Result<f64> {
+  test_hooks::panic_if_asked(&program, test_hooks::EDGE_PANIC, "start");
   let limits =
     Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
   let bindings = bindings
@@ -182,6 +184,7 @@ pub fn settle_call(
   text: String,
   wait_micros: u32,
 ) -> Option<Vec<String>> {
+  test_hooks::panic_if_asked(&text, test_hooks::EDGE_PANIC, "settleCall");
   let r = registered(engine_id)?;
   let outcome = if ok { Ok(text) } else { Err(text) };
   r.engine.settle_call(run_id as RunId, call_id, outcome);
@@ -202,6 +205,10 @@ pub fn settle_calls(
   messages: Vec<String>,
   wait_micros: u32,
 ) -> Option<Vec<String>> {
+  test_hooks::panic_if_asked(&values_json, test_hooks::EDGE_PANIC, "settleCalls");
+  messages
+    .iter()
+    .for_each(|m| test_hooks::panic_if_asked(m, test_hooks::EDGE_PANIC, "settleCalls"));
   let r = registered(engine_id)?;
   let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
   r.engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
@@ -211,6 +218,7 @@ pub fn settle_calls(
 /// Ends a run as `abort` with `reason` as its message.
 #[napi(catch_unwind)]
 pub fn abort(engine_id: u32, run_id: f64, reason: String) {
+  test_hooks::panic_if_asked(&reason, test_hooks::EDGE_PANIC, "abort");
   if let Some(engine) = engine(engine_id) {
     engine.abort(run_id as RunId, reason);
   }

@@ -31,6 +31,7 @@ pub mod priority;
 pub(crate) mod raw;
 pub mod run;
 pub mod stack;
+pub mod test_hooks;
 pub mod timers;
 pub mod web;
 

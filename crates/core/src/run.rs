@@ -265,6 +265,11 @@ impl Run {
   /// Transforms the program, creates the engine, installs globals and evaluates.
   fn start(&mut self) -> Result<(), Completion> {
     let program = self.program.take().unwrap_or_default();
+    crate::test_hooks::panic_if_asked(
+      &program,
+      crate::test_hooks::ENGINE_PANIC,
+      "a run on a pool thread",
+    );
     let code = match transpile(&program) {
       Ok(t) => {
         self.shared.stacks.set_positions(t.positions);
