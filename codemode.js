@@ -299,6 +299,7 @@ class QuickJSExecutor {
           }
           sources.set(member, toolName)
           functions[member] = async (argsJson) => {
+            if (typeof fn !== 'function') throw new TypeError(`Tool "${toolName}" is not a function`)
             const args = JSON.parse(argsJson, decodeReviver)
             // positionalArgs: false is the 0.3-era single-object convention: fn(args[0] ?? {}).
             const result = await (spread ? fn(...args) : fn(args[0] ?? {}))

@@ -230,6 +230,8 @@ describe('execute() with resolved providers', () => {
       [['async () => 1', [{ name: 'a', fns: {} }, { name: 'a', fns: {} }]], 'Duplicate provider name "a"'],
       [['async () => 1', [{ name: 'a', fns: { 'x-y': async () => 1, x_y: async () => 2 } }]], 'Tool names "x-y" and "x_y" both sanitize to "x_y" in provider "a"'],
       [['async () => 1', [], { connectors: [{ name: 'gh', binding: { callTool: async () => 1 } }] }], 'QuickJSExecutor does not support connectors (Workers RPC bindings); pass providers instead'],
+      [['async () => await codemode.x()', [{ name: 'codemode', fns: { x: 5 as never } }]], 'Tool "x" is not a function'],
+      [['async () => await new Promise(() => {})', []], 'Error: the program is waiting on a promise that nothing can settle (no timer, binding call or job is pending)'],
       [[42 as unknown as string, []], 'code must be a string (got 42)'],
     ]
     for (const [args, error] of cases) expect(await executor.execute(...args)).toMatchObject({ result: undefined, error })
