@@ -181,7 +181,9 @@ function buildProgram(code, providers) {
   const preludes = providers.filter((p) => typeof p.prelude === 'string' && p.prelude !== '')
   const specs = providers.map((p) => ({ global: p.global }))
   // A trailing `;` would end the parenthesized expression early (the package's normalizeCode keeps it).
-  const body = code.replace(/[\s;]+$/, '')
+  let end = code.length
+  while (end > 0 && /[\s;]/.test(code[end - 1])) end--
+  const body = code.slice(0, end)
   const head = `return await __codemode_main__((${params}) => (`
   let program = `${head}${body}\n), ${preludes.length > 0 ? '__codemode_prelude__' : 'undefined'});\n`
   if (preludes.length > 0) {
