@@ -1,7 +1,12 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  // `@cloudflare/codemode` (a devDependency for codemode.spec.ts) imports the Workers-only module
+  // `cloudflare:workers`; it is inlined (transformed by Vite) so the alias can stand in for it.
+  resolve: { alias: { 'cloudflare:workers': fileURLToPath(new URL('./__test__/stubs/cloudflare-workers.ts', import.meta.url)) } },
   test: {
+    server: { deps: { inline: ['@cloudflare/codemode'] } },
     // A native crash then kills one worker process, not the whole run.
     pool: 'forks',
     testTimeout: 60_000,

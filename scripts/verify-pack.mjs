@@ -2,8 +2,9 @@
 // `optionalDependencies` that `napi pre-publish` writes at release) and this platform's binary
 // package, asserts what each tarball holds, installs both into a fresh project in the
 // system temp directory (no registry, nothing resolvable from this checkout), and there:
-// require()s and imports the package, runs a program with a binding, runs the command line,
-// and type-checks TypeScript that uses the exported types with `tsc --strict`.
+// require()s and imports the package (and its `codemode` subpath, without @cloudflare/codemode
+// installed), runs a program with a binding, runs the command line, and type-checks TypeScript
+// that uses the exported types with `tsc --strict`.
 //
 //   node scripts/verify-pack.mjs        (needs the built .node for this platform)
 //
@@ -24,7 +25,7 @@ const binaryName = `${pkg.napi.binaryName}.${platform}.node`
 const platformDir = join(root, 'npm', platform)
 
 /** Files the main tarball must hold, exactly (package.json, README and LICENSE npm adds itself). */
-const MAIN_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/code-runtime-quickjs.mjs', 'binding.js', 'index.d.ts', 'index.js', 'package.json']
+const MAIN_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/code-runtime-quickjs.mjs', 'binding.js', 'codemode.d.ts', 'codemode.js', 'index.d.ts', 'index.js', 'package.json']
 const PLATFORM_FILES = ['README.md', binaryName, 'package.json']
 /** The platform keys of `napi.targets`, in the napi CLI's naming (`npm/<key>/`). */
 const TARGET_KEYS = {
@@ -139,6 +140,11 @@ assert.ok(RESERVED_BINDING_GLOBALS.has('console'))
   })
   assert.deepEqual(result, { logs: ['got 1'], value: { x: 1 } })
   await runtime.dispose()
+  const { QuickJSExecutor } = require('code-runtime-quickjs/codemode')
+  const executor = new QuickJSExecutor({ runtime: { threads: 1 } })
+  const executed = await executor.execute('async () => await codemode.add(2, 3)', [{ name: 'codemode', fns: { add: async (a, b) => a + b } }])
+  assert.deepEqual(executed, { result: 5, logs: [] })
+  await executor.dispose()
   console.log('require ok')
 })().catch((e) => { console.error(e); process.exit(1) })
 `,
@@ -157,6 +163,10 @@ const result = await runtime.run({
 })
 assert.deepEqual(result, { logs: [], value: 42 })
 await runtime.dispose()
+const { QuickJSExecutor } = await import('code-runtime-quickjs/codemode')
+const executor = new QuickJSExecutor({ runtime: { threads: 1 }, timeoutMs: 5000 })
+assert.deepEqual(await executor.execute('async () => { console.log("hi"); return 1 }', {}), { result: 1, logs: ['hi'] })
+await executor.dispose()
 console.log('import ok')
 `,
   )
@@ -186,10 +196,18 @@ export async function main(): Promise<CodeJsonValue | undefined> {
 }
 // @ts-expect-error not a config key
 new CodeRuntime({ computeMS: 1 })
+export async function codemode(): Promise<unknown> {
+  const executor = new QuickJSExecutor({ runtime: config, timeoutMs: 1000 })
+  const providers: ResolvedProvider[] = [{ name: 'db', fns: { query: async (sql) => [sql] }, positionalArgs: true }]
+  const result: ExecuteResult = await executor.execute('async () => 1', providers)
+  await executor.dispose()
+  return result.error ?? result.result
+}
 `
   const names = 'CodeRuntime, RESERVED_BINDING_GLOBALS, type CodeRuntimeConfig, type CodeRunRequest, type CodeRunResult, type CodeRunFailure, type CodeBindingNamespace, type CodeBindingFunction, type CodeBindingErrorClass, type CodeJsonValue'
-  writeFileSync(join(app, 'usage.mts'), `import { ${names} } from 'code-runtime-quickjs'\n${usage}`)
-  writeFileSync(join(app, 'usage.cts'), `import runtimePackage = require('code-runtime-quickjs')\nimport { ${names} } from 'code-runtime-quickjs'\nvoid runtimePackage.CodeRuntime\n${usage}`)
+  const codemodeImport = "import { QuickJSExecutor, type ExecuteResult, type ResolvedProvider } from 'code-runtime-quickjs/codemode'"
+  writeFileSync(join(app, 'usage.mts'), `import { ${names} } from 'code-runtime-quickjs'\n${codemodeImport}\n${usage}`)
+  writeFileSync(join(app, 'usage.cts'), `import runtimePackage = require('code-runtime-quickjs')\nimport { ${names} } from 'code-runtime-quickjs'\n${codemodeImport}\nvoid runtimePackage.CodeRuntime\n${usage}`)
   const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] }
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.mts', 'usage.cts'] }))
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
