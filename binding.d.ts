@@ -61,4 +61,4 @@ export declare function settleCalls(engineId: number, runId: number, callIds: Ui
  * Starts a run on engine `engineId` and returns its id. Limits arrive validated from
  * `index.js`.
  */
-export declare function start(engineId: number, program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
+export declare function start(engineId: number, program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number, liveLogs: boolean): number

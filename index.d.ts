@@ -40,6 +40,17 @@ export interface CodeRunRequest {
   bindings: CodeBindingNamespace[]
   /** Aborting ends the run at once with `{ kind: 'abort', message: String(signal.reason) }`. */
   signal?: AbortSignal
+  /**
+   * Live logs: called on the Node main thread with each log entry as the program emits it,
+   * in order and before `run()` settles (entries are batched per event-loop turn). Every entry
+   * still appears in `result.logs`. Entries past `maxOutputBytes` are not delivered. If it
+   * throws, a process warning (`CODE_RUNTIME_ONLOG_THREW`) is emitted once for the run and the
+   * run carries on.
+   *
+   * @example
+   * await runtime.run({ program, bindings, onLog: (line) => process.stdout.write(line + '\n') })
+   */
+  onLog?: (text: string) => void
 }
 
 /** Why a run failed. */

@@ -61,6 +61,7 @@ const { types } = require('node:util')
 const { stringify: jsonStringify, parse: jsonParse } = JSON
 const { apply: reflectApply } = Reflect
 const EVENT_SETTLED = 0
+const EVENT_LOGS = 2
 const RESOLVED = Promise.resolve()
 const POLL_AFTER_ANSWER_MS = 0.05
 // After answering a run, how long the main thread waits (spinning) for the run's next call
@@ -111,6 +112,15 @@ const DEFAULTS = Object.freeze({
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
 const MAX_THREADS = 1024
 const MAX_WALL_MS = 2147483647
+
+/** A host-side error's text for a warning; never throws. */
+function describeError(error) {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+  } catch {
+    return 'an unprintable value'
+  }
+}
 
 function describe(value) {
   if (typeof value === 'string') return JSON.stringify(value)
@@ -174,7 +184,7 @@ function validateRequest(request) {
   if (request === null || typeof request !== 'object') {
     throw new TypeError(`CodeRuntime.run() request must be an object (got ${describe(request)})`)
   }
-  const { program, bindings, signal } = request
+  const { program, bindings, signal, onLog } = request
   if (typeof program !== 'string') {
     throw new TypeError(`CodeRuntime.run() request.program must be a string (got ${describe(program)})`)
   }
@@ -183,6 +193,9 @@ function validateRequest(request) {
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`CodeRuntime.run() request.signal must be an AbortSignal (got ${describe(signal)})`)
+  }
+  if (onLog !== undefined && typeof onLog !== 'function') {
+    throw new TypeError(`CodeRuntime.run() request.onLog must be a function (got ${describe(onLog)})`)
   }
   const injected = new Set()
   const namespaces = []
@@ -234,7 +247,7 @@ function validateRequest(request) {
     }
     injected.add(ns.errorClass.name)
   }
-  return { program, namespaces, signal }
+  return { program, namespaces, signal, onLog }
 }
 
 function checkIdentifier(name, where, what) {
@@ -363,7 +376,7 @@ class CodeRuntime {
   run(request) {
     return new Promise((resolve, reject) => {
       if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
-      const { program, namespaces, signal } = validateRequest(request)
+      const { program, namespaces, signal, onLog } = validateRequest(request)
       const config = this.#config
       if (signal?.aborted) {
         resolve(JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes)))
@@ -387,8 +400,9 @@ class CodeRuntime {
         config.maxWallMs,
         config.maxOutputBytes,
         config.maxHeapMb,
+        onLog !== undefined,
       )
-      const entry = { resolve, signal, onAbort: null, functions }
+      const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false }
       if (signal) {
         entry.onAbort = () => {
           try {
@@ -419,7 +433,25 @@ class CodeRuntime {
         continue
       }
       if (event[0] === EVENT_SETTLED) this.#settled(event[1], event[2])
+      else if (event[0] === EVENT_LOGS) this.#liveLogs(event[1], event[2])
       else this.#calls(event[1], event[2])
+    }
+  }
+
+  /** Hands live log entries to the run's `onLog`; a throwing `onLog` is reported once. */
+  #liveLogs(runId, entries) {
+    const entry = this.#runs.get(runId)
+    if (!entry || entry.onLog === undefined) return
+    for (let i = 0; i < entries.length; i++) {
+      try {
+        reflectApply(entry.onLog, undefined, [entries[i]])
+      } catch (error) {
+        if (entry.onLogFailed) continue
+        entry.onLogFailed = true
+        process.emitWarning(`CodeRuntime.run() request.onLog threw; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`, {
+          code: 'CODE_RUNTIME_ONLOG_THREW',
+        })
+      }
     }
   }
 

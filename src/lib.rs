@@ -11,7 +11,7 @@ use code_runtime_core::handoff::Handoff;
 use code_runtime_core::test_hooks;
 use code_runtime_core::{
   BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, HostCall, Limits,
-  RunId, SettleBatch,
+  RunId, RunOptions, SettleBatch,
 };
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// Every event a run sends to Node, as one JSON text: `[0, runId, result]` when the run
 /// settled, `[1, runId, [[callId, functionIndex, …], [argument, …]]]` when the program
-/// called bindings (in call order). One `JSON.parse` on the main thread per event, however
+/// called bindings (in call order), `[2, runId, [entry, …]]` for live log entries. One `JSON.parse` on the main thread per event, however
 /// many calls it carries. Events wait in a [`Handoff`]; the doorbell below wakes Node for
 /// them unless the main thread is already waiting (see `settleCall`).
 type Events = Handoff<String>;
@@ -51,6 +51,16 @@ impl NodeHost {
 }
 
 impl Host for NodeHost {
+  fn logs(&self, run: RunId, entries_json: String) {
+    let mut text = String::with_capacity(entries_json.len() + 32);
+    text.push_str("[2,");
+    text.push_str(&run.to_string());
+    text.push(',');
+    text.push_str(&entries_json);
+    text.push(']');
+    self.send(text);
+  }
+
   fn settled(&self, run: RunId, result_json: String) {
     let mut text = String::with_capacity(result_json.len() + 32);
     text.push_str("[0,");
@@ -151,6 +161,7 @@ pub fn start(
   max_wall_ms: f64,
   max_output_bytes: f64,
   max_heap_mb: f64,
+  live_logs: bool,
 ) -> Result<f64> {
   test_hooks::panic_if_asked(&program, test_hooks::EDGE_PANIC, "start");
   let limits =
@@ -167,7 +178,12 @@ pub fn start(
     })
     .collect();
   let disposed = || Error::new(Status::GenericFailure, "CodeRuntime.run() called after disposal");
-  match engine(engine_id).ok_or_else(disposed)?.start(program, bindings, limits) {
+  match engine(engine_id).ok_or_else(disposed)?.start_with(
+    program,
+    bindings,
+    limits,
+    RunOptions { live_logs },
+  ) {
     Ok(id) => Ok(id as f64),
     Err(_) => Err(disposed()),
   }

@@ -60,6 +60,10 @@ pub trait Host: Send + Sync + 'static {
   /// [`Engine::settle_call`] or [`Engine::settle_batch`]. Calls are batched per slice (and flushed while a long slice
   /// runs), so the host sees them promptly and in program order.
   fn calls(&self, run: RunId, batch: Vec<HostCall>);
+  /// Log entries of a run started with [`RunOptions::live_logs`], in order, as a JSON array
+  /// of strings; delivered before the calls of the same slice and before the result. Entries
+  /// past the output cap are not delivered.
+  fn logs(&self, _run: RunId, _entries_json: String) {}
 }
 
 /// One binding call on its way to the host.
@@ -71,6 +75,13 @@ pub struct HostCall {
   pub function: u32,
   /// The argument as JSON text (what `JSON.stringify` would give).
   pub args_json: String,
+}
+
+/// What a run may ask for besides its program, bindings and limits.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+  /// Hand each log entry to [`Host::logs`] as the program emits it (besides the result).
+  pub live_logs: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -143,6 +154,17 @@ impl Engine {
     bindings: Vec<BindingSpec>,
     limits: Limits,
   ) -> Result<RunId, EngineError> {
+    self.start_with(program, bindings, limits, RunOptions::default())
+  }
+
+  /// [`Engine::start`] with options beyond the contract's request.
+  pub fn start_with(
+    &self,
+    program: String,
+    bindings: Vec<BindingSpec>,
+    limits: Limits,
+    options: RunOptions,
+  ) -> Result<RunId, EngineError> {
     if self.inner.disposed.load(Ordering::Acquire) {
       return Err(EngineError::Disposed);
     }
@@ -150,7 +172,7 @@ impl Engine {
     let control = Arc::new(RunControl::new(limits));
     let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
       let wake_at = wake_at(&self.inner, weak_cell.clone());
-      let spec = RunSpec { id, program, bindings };
+      let spec = RunSpec { id, program, bindings, live_logs: options.live_logs };
       let run = Run::new(spec, control.clone(), self.inner.host.clone(), wake_at);
       RunCell {
         id,

@@ -64,6 +64,9 @@ pub struct Outbox {
   run_id: RunId,
   host: Arc<dyn Host>,
   calls: std::sync::Mutex<Vec<HostCall>>,
+  /// Live log entries not yet handed over, as JSON strings joined by commas (`None` when
+  /// the run did not ask for live logs).
+  logs: Option<std::sync::Mutex<String>>,
   /// Whether this slice has handed a call over yet.
   sent: std::sync::atomic::AtomicBool,
 }
@@ -72,8 +75,29 @@ impl Outbox {
   /// Calls beyond this many in one slice are handed over at once.
   const BATCH: usize = 1024;
 
-  fn new(run_id: RunId, host: Arc<dyn Host>) -> Outbox {
-    Outbox { run_id, host, calls: Default::default(), sent: Default::default() }
+  fn new(run_id: RunId, host: Arc<dyn Host>, live_logs: bool) -> Outbox {
+    Outbox {
+      run_id,
+      host,
+      calls: Default::default(),
+      logs: live_logs.then(Default::default),
+      sent: Default::default(),
+    }
+  }
+
+  pub fn wants_logs(&self) -> bool {
+    self.logs.is_some()
+  }
+
+  /// Queues one log entry (a JSON string) for the host; it goes with the next flush.
+  pub fn push_log(&self, entry_json: String) {
+    if let Some(logs) = &self.logs {
+      let mut logs = logs.lock().unwrap_or_else(|p| p.into_inner());
+      if !logs.is_empty() {
+        logs.push(',');
+      }
+      logs.push_str(&entry_json);
+    }
   }
 
   pub fn begin_slice(&self) {
@@ -94,6 +118,12 @@ impl Outbox {
   }
 
   pub fn flush(&self) {
+    if let Some(logs) = &self.logs {
+      let entries = std::mem::take(&mut *logs.lock().unwrap_or_else(|p| p.into_inner()));
+      if !entries.is_empty() {
+        self.host.logs(self.run_id, format!("[{entries}]"));
+      }
+    }
     let batch = {
       let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
       if calls.is_empty() {
@@ -133,8 +163,18 @@ impl RunShared {
     let Ok(mut ledger) = self.ledger.try_borrow_mut() else {
       return;
     };
+    let live = self.outbox.wants_logs().then(|| {
+      let mut json = String::new();
+      crate::ledger::write_json_string(&mut json, &entry);
+      json
+    });
     if !ledger.push(entry) {
       self.control.stop(StopCause::Output);
+      return;
+    }
+    // Delivered live only once the ledger has kept it within the cap.
+    if let Some(json) = live {
+      self.outbox.push_log(json);
     }
   }
 }
@@ -179,7 +219,7 @@ impl Run {
       shared: Rc::new(RunShared {
         ledger: RefCell::new(ledger),
         control: control.clone(),
-        outbox: Arc::new(Outbox::new(spec.id, host)),
+        outbox: Arc::new(Outbox::new(spec.id, host, spec.live_logs)),
         directory: Directory::new(spec.bindings),
         bindings: RefCell::new(BindingHandles::default()),
         timers: RefCell::new(Timers::default()),
@@ -499,6 +539,8 @@ pub struct RunSpec {
   pub id: RunId,
   pub program: String,
   pub bindings: Vec<BindingSpec>,
+  /// See [`crate::RunOptions::live_logs`].
+  pub live_logs: bool,
 }
 
 pub(crate) fn failure_of_panic(payload: &(dyn std::any::Any + Send)) -> Failure {
