@@ -24,6 +24,8 @@ export declare class NativeEngine {
   get inFlight(): number
   /** Pool threads alive (for tests and metrics). */
   get threads(): number
+  /** `[threads, ready threads, queued slices, runs in flight, CPU ms]` for `metrics()`. */
+  metrics(): Array<number>
 }
 
 /** Ends a run as `abort` with `reason` as its message. */

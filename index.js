@@ -62,6 +62,8 @@ const { stringify: jsonStringify, parse: jsonParse } = JSON
 const { apply: reflectApply } = Reflect
 const EVENT_SETTLED = 0
 const EVENT_LOGS = 2
+/** Runs whose latency `metrics()` summarises. */
+const LATENCY_WINDOW = 1024
 const RESOLVED = Promise.resolve()
 const POLL_AFTER_ANSWER_MS = 0.05
 // After answering a run, how long the main thread waits (spinning) for the run's next call
@@ -357,6 +359,14 @@ class CodeRuntime {
   #keepAlive = null
   #disposed = false
   #disposing = null
+  #stats = {
+    started: 0,
+    settled: { ok: 0, exception: 0, timeout: 0, abort: 0, 'worker-exit': 0, 'invalid-output': 0, 'output-limit': 0 },
+    hostCalls: 0,
+    /** Latencies (ms) of the last LATENCY_WINDOW runs, a ring. */
+    latencies: new Float64Array(LATENCY_WINDOW),
+    latencyCount: 0,
+  }
 
   /** @param {import('./index').CodeRuntimeConfig} [config] */
   constructor(config) {
@@ -379,7 +389,10 @@ class CodeRuntime {
       const { program, namespaces, signal, onLog } = validateRequest(request)
       const config = this.#config
       if (signal?.aborted) {
-        resolve(JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes)))
+        const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
+        this.#stats.started++
+        this.#count(result, 0)
+        resolve(result)
         return
       }
       const functions = []
@@ -402,7 +415,8 @@ class CodeRuntime {
         config.maxHeapMb,
         onLog !== undefined,
       )
-      const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false }
+      this.#stats.started++
+      const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false, startedAt: performance.now() }
       if (signal) {
         entry.onAbort = () => {
           try {
@@ -460,6 +474,7 @@ class CodeRuntime {
     if (!entry) return
     const ids = parsed[0]
     const args = parsed[1]
+    this.#stats.hostCalls += args.length
     for (let i = 0; i < args.length; i++) {
       const callId = ids[2 * i]
       const [fn, self] = entry.functions[ids[2 * i + 1]]
@@ -618,7 +633,36 @@ class CodeRuntime {
       clearInterval(this.#keepAlive)
       this.#keepAlive = null
     }
+    this.#count(result, performance.now() - entry.startedAt)
     entry.resolve(result)
+  }
+
+  #count(result, latencyMs) {
+    const stats = this.#stats
+    const kind = result.error === undefined ? 'ok' : result.error.kind
+    if (kind in stats.settled) stats.settled[kind]++
+    stats.latencies[stats.latencyCount % LATENCY_WINDOW] = latencyMs
+    stats.latencyCount++
+  }
+
+  metrics() {
+    const stats = this.#stats
+    const [threads, ready, queued, , cpuMs] = this.#engine.metrics()
+    const n = Math.min(stats.latencyCount, LATENCY_WINDOW)
+    const recent = stats.latencies.slice(0, n).sort()
+    const percentile = (p) => (n === 0 ? null : recent[Math.min(n - 1, Math.ceil((p / 100) * n) - 1)])
+    return {
+      runs: { started: stats.started, inFlight: this.#runs.size, settled: { ...stats.settled } },
+      sessions: { open: this.#sessionsOpen() },
+      threads: { total: threads, ready, busy: threads - ready, queuedSlices: queued },
+      hostCalls: stats.hostCalls,
+      cpuMs,
+      latencyMs: { p50: percentile(50), p99: percentile(99), window: n },
+    }
+  }
+
+  #sessionsOpen() {
+    return 0
   }
 
   dispose() {

@@ -287,6 +287,13 @@ impl NativeEngine {
   pub fn threads(&self) -> u32 {
     self.engine.threads() as u32
   }
+
+  /// `[threads, ready threads, queued slices, runs in flight, CPU ms]` for `metrics()`.
+  #[napi(catch_unwind)]
+  pub fn metrics(&self) -> Vec<f64> {
+    let m = self.engine.metrics();
+    vec![m.threads as f64, m.ready as f64, m.queued as f64, m.in_flight as f64, m.cpu_ms]
+  }
 }
 
 /// The result JSON of a run that ends before its program starts (an already-aborted

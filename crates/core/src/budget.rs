@@ -166,6 +166,11 @@ impl RunControl {
   }
 
   /// CPU time this run's JavaScript has used, in nanoseconds. Called on the run's thread.
+  /// CPU time of the run's finished slices (readable from any thread).
+  pub fn cpu_done_ns(&self) -> u64 {
+    self.cpu_used_ns.load(Ordering::Acquire)
+  }
+
   pub fn cpu_used_ns(&self) -> u64 {
     let done = self.cpu_used_ns.load(Ordering::Acquire);
     let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);

@@ -117,6 +117,21 @@ struct Inner {
   next_id: AtomicU64,
   host: Arc<dyn Host>,
   disposed: AtomicBool,
+  /// CPU time of the runs that have ended.
+  cpu_ended_ns: AtomicU64,
+}
+
+/// A snapshot for `runtime.metrics()`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EngineMetrics {
+  pub threads: usize,
+  /// Threads waiting for work.
+  pub ready: usize,
+  /// Slices waiting for a thread.
+  pub queued: usize,
+  pub in_flight: usize,
+  /// CPU time spent running programs, ended and in-flight runs (finished slices).
+  pub cpu_ms: f64,
 }
 
 pub struct Engine {
@@ -139,6 +154,7 @@ impl Engine {
         next_id: AtomicU64::new(1),
         host,
         disposed: AtomicBool::new(false),
+        cpu_ended_ns: AtomicU64::new(0),
       }),
     };
     if !prelude::is_warm() {
@@ -261,6 +277,23 @@ impl Engine {
     lock(&self.inner.runs).len()
   }
 
+  /// Counters for `runtime.metrics()`: two short lock holds, no allocation.
+  pub fn metrics(&self) -> EngineMetrics {
+    let pool = self.inner.pool.stats();
+    let (in_flight, live_ns) = {
+      let runs = lock(&self.inner.runs);
+      (runs.len(), runs.values().map(|c| c.control.cpu_done_ns()).sum::<u64>())
+    };
+    let ended_ns = self.inner.cpu_ended_ns.load(Ordering::Relaxed);
+    EngineMetrics {
+      threads: pool.threads,
+      ready: pool.ready,
+      queued: pool.queued,
+      in_flight,
+      cpu_ms: (ended_ns + live_ns) as f64 / 1e6,
+    }
+  }
+
   /// Pool threads alive.
   pub fn threads(&self) -> usize {
     self.inner.pool.threads()
@@ -356,6 +389,7 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
     }
     let inner = inner.upgrade();
     if let Some(inner) = &inner {
+      inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
       inner.host.settled(cell.id, json);
     }
     let finished = slot.take();

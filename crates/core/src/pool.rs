@@ -54,6 +54,14 @@ struct Inner {
   max: usize,
 }
 
+/// A snapshot of the pool (see [`Pool::stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolStats {
+  pub threads: usize,
+  pub ready: usize,
+  pub queued: usize,
+}
+
 #[derive(Clone)]
 pub struct Pool {
   inner: Arc<Inner>,
@@ -196,6 +204,13 @@ impl Pool {
   /// Number of threads alive now.
   pub fn threads(&self) -> usize {
     self.lock().threads
+  }
+
+  /// Threads alive, threads waiting for work, and jobs waiting for a thread.
+  pub fn stats(&self) -> PoolStats {
+    let st = self.lock();
+    let ready = (st.idle + usize::from(st.spinning)).min(st.threads);
+    PoolStats { threads: st.threads, ready, queued: st.queue.len() }
   }
 
   /// Lets every thread finish its queue and exit; returns once none is left.
