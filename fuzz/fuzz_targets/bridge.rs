@@ -55,6 +55,22 @@ fn limits() -> Limits {
   }
 }
 
+/// A run the sanitizer build (on a loaded machine) could not finish within [`limits`] ended
+/// as the contract says it must (`timeout`), which says nothing about the bridge: such an
+/// input is inconclusive, not a failure. Counted, and reported every 100.
+fn budget_ran_out(o: &result::Outcome) -> bool {
+  use std::sync::atomic::{AtomicUsize, Ordering};
+  static INCONCLUSIVE: AtomicUsize = AtomicUsize::new(0);
+  let ran_out = matches!(&o.error, Some((kind, _)) if kind == "timeout");
+  if ran_out {
+    let n = INCONCLUSIVE.fetch_add(1, Ordering::Relaxed) + 1;
+    if n % 100 == 1 {
+      eprintln!("bridge: {n} input(s) ran out of budget (inconclusive)");
+    }
+  }
+  ran_out
+}
+
 fn tools() -> Vec<BindingSpec> {
   vec![BindingSpec {
     global: "tools".into(),
@@ -82,6 +98,9 @@ fuzz_target!(|data: &[u8]| {
       show(&program);
       let done = h.run(program.clone(), vec![], limits(), |_| unreachable!("no bindings"));
       let o = result::checked(&done.result);
+      if budget_ran_out(&o) {
+        return;
+      }
       assert!(o.logs.is_empty(), "logs from {program}");
       if let Some(json) = &v.json {
         let expected = format!("[{json}]");
@@ -114,6 +133,9 @@ fuzz_target!(|data: &[u8]| {
         Some(Ok(call.args_json.clone()))
       });
       let o = result::checked(&done.result);
+      if budget_ran_out(&o) {
+        return;
+      }
       if let Some(json) = &v.json {
         assert_eq!(done.calls.len(), 1, "{program}");
         assert_eq!(&done.calls[0].args_json, json, "argument of {program}");
@@ -138,6 +160,9 @@ fuzz_target!(|data: &[u8]| {
       show(&format!("{program}\n// answered with {json}"));
       let done = h.run(program, tools(), limits(), |_| Some(Ok(json.clone())));
       let o = result::checked(&done.result);
+      if budget_ran_out(&o) {
+        return;
+      }
       assert_eq!(
         o.value.as_deref(),
         Some(json.as_str()),
