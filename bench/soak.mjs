@@ -4,7 +4,9 @@
 // warm-up RSS must grow by less than the allowed amount; every run must settle with an
 // expected kind.
 //
-//   node --expose-gc bench/soak.mjs [--runs 200000] [--quick] [--max-growth-mb 50]
+//   node --expose-gc bench/soak.mjs [--runs 200000] [--quick] [--max-growth-mb 50] [--lanes 1]
+//
+// `--lanes N` keeps N runs in flight at once (each lane runs its share in sequence).
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -16,6 +18,7 @@ const quick = args.includes('--quick')
 const RUNS = opt('--runs', quick ? 3000 : 200000)
 const MAX_GROWTH_MB = opt('--max-growth-mb', 50)
 const WARMUP = Math.min(1000, Math.floor(RUNS / 3))
+const LANES = Math.max(1, opt('--lanes', 1))
 
 const tools = {
   echo: async (x) => x,
@@ -53,7 +56,13 @@ const kinds = {}
 const started = Date.now()
 let baseline = 0
 let loadTimeouts = 0
-for (let i = 0; i < RUNS; i++) {
+let next = 0
+async function lane() {
+  while (next < RUNS) {
+    await one(next++)
+  }
+}
+async function one(i) {
   const [expected, program] = PROGRAMS[i % PROGRAMS.length]
   const controller = new AbortController()
   const pending = runtime.run({ program, bindings, signal: controller.signal })
@@ -81,6 +90,8 @@ for (let i = 0; i < RUNS; i++) {
     console.log(JSON.stringify({ sample, loadTimeouts }))
   }
 }
+await Promise.all(Array.from({ length: LANES }, lane))
+samples.sort((a, b) => a.run - b.run)
 await runtime.dispose()
 globalThis.gc?.()
 const end = rssMb()
