@@ -119,6 +119,8 @@ pub struct RunShared {
   pub shapes: std::cell::Cell<bridge::Shapes>,
   /// The realm that renders logged values (created on first use).
   pub inspector: Inspector,
+  /// Console groups, counters and timers.
+  pub console: console::ConsoleState,
 }
 
 impl RunShared {
@@ -187,6 +189,7 @@ impl Run {
         wake_at,
         shapes: Default::default(),
         inspector: Inspector::default(),
+        console: Default::default(),
       }),
       control,
       positions: PositionMap::default(),
