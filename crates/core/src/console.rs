@@ -31,7 +31,7 @@
 //! host memory outside its heap limit. Labels are kept as 128-bit hashes, not text.
 
 use crate::inspect;
-use crate::inspector::Api;
+use crate::inspector::{Api, Outcome};
 use crate::raw::{self, Owned};
 use crate::run::RunShared;
 use rquickjs::function::Rest;
@@ -239,10 +239,13 @@ fn dir<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs
   let entry = if !raw::is_object(value) && !raw::is_string(value) && !raw::is_object(options) {
     inspect::render(c, value)
   } else {
-    shared
-      .inspector
-      .text(c, Api::Dir, &[value, options])
-      .unwrap_or_else(|| inspect::render_inspected(c, value))
+    match shared.inspector.call_outcome(c, Api::Dir, &[value, options]) {
+      Outcome::Value(text) if raw::is_string(text.v) => {
+        raw::string_bytes(text.ctx(), text.v).unwrap_or_default()
+      }
+      Outcome::Threw(thrown) => return Err(rethrow(c, thrown)),
+      _ => inspect::render_inspected(c, value),
+    }
   };
   emit(shared, entry);
   Ok(())
@@ -258,11 +261,16 @@ fn table<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
   if raw::tag(properties) == qjs::JS_TAG_UNDEFINED
     && (!raw::is_object(data) || unsafe { qjs::JS_IsFunction(c, data) })
   {
-    return log(ctx, shared, &args[..args.len().min(1)]);
+    let data = args.first().cloned().unwrap_or_else(|| Value::new_undefined(ctx.clone()));
+    return log(ctx, shared, &[data]);
   }
-  let Some(result) = shared.inspector.call(c, Api::Table, &[data, properties]) else {
-    emit(shared, inspect::render(c, data));
-    return Ok(());
+  let result = match shared.inspector.call_outcome(c, Api::Table, &[data, properties]) {
+    Outcome::Value(result) => result,
+    Outcome::Threw(thrown) => return Err(rethrow(c, thrown)),
+    Outcome::Failed => {
+      emit(shared, inspect::render(c, data));
+      return Ok(());
+    }
   };
   if raw::is_string(result.v) {
     emit(shared, raw::string_bytes(result.ctx(), result.v).unwrap_or_default());
@@ -279,6 +287,16 @@ fn table<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
   Err(throw_type_error(c, message.v, c"ERR_INVALID_ARG_TYPE"))
 }
 
+/// Throws again, in the program, a value the program threw inside the inspector realm (a
+/// getter or Proxy trap that `dir` or `table` ran): Node's console throws it too.
+fn rethrow(c: *mut qjs::JSContext, thrown: Owned) -> rquickjs::Error {
+  // SAFETY: JS_Throw takes the new reference we make; exceptions belong to the runtime.
+  unsafe {
+    qjs::JS_Throw(c, qjs::JS_DupValue(c, thrown.v));
+  }
+  rquickjs::Error::Exception
+}
+
 /// Throws a `TypeError` of the program's realm with `message` (a string) and Node's `code`.
 fn throw_type_error(
   c: *mut qjs::JSContext,
@@ -293,7 +311,13 @@ fn throw_type_error(
     qjs::JS_ThrowTypeError(c, c"%s".as_ptr(), c"".as_ptr());
     let err = qjs::JS_GetException(c);
     let flags = (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE) as i32;
-    qjs::JS_DefinePropertyValueStr(c, err, c"message".as_ptr(), qjs::JS_DupValue(c, message), flags);
+    qjs::JS_DefinePropertyValueStr(
+      c,
+      err,
+      c"message".as_ptr(),
+      qjs::JS_DupValue(c, message),
+      flags,
+    );
     qjs::JS_DefinePropertyValueStr(
       c,
       err,

@@ -21,6 +21,37 @@ pub(crate) static INSPECT: Prelude =
 pub(crate) static CONSOLE: Prelude =
   Prelude::new(c"prelude/console.js", include_str!("prelude/console.js"));
 
+/// How a call into the realm ended.
+pub enum Outcome {
+  Value(raw::Owned),
+  /// It threw a value of the program (a primitive, or an object whose prototype chain does
+  /// not reach the realm's `Object.prototype`), which the caller may throw again.
+  Threw(raw::Owned),
+  /// The realm is unavailable, or the call failed inside it.
+  Failed,
+}
+
+/// Whether `v` is an object made in the realm (its prototype chain reaches the realm's
+/// `Object.prototype`; read without running code). The realm makes no Proxies, so a Proxy in
+/// the chain is the program's; a chain too long to follow counts as the realm's.
+fn of_realm(realm: *mut qjs::JSContext, v: qjs::JSValue, object_proto: usize) -> bool {
+  if !raw::is_object(v) {
+    return false;
+  }
+  // SAFETY: JS_DupValue adds the reference the loop's Owned releases.
+  let mut cur = unsafe { raw::Owned::new(realm, qjs::JS_DupValue(realm, v)) };
+  for _ in 0..10_000 {
+    if !raw::is_object(cur.v) || raw::is_proxy(cur.v) {
+      return false;
+    }
+    if raw::ptr(cur.v) == object_proto {
+      return true;
+    }
+    cur = raw::proto(realm, cur.v);
+  }
+  true
+}
+
 /// The functions `prelude/console.js` returns, in its order.
 #[derive(Clone, Copy)]
 pub enum Api {
@@ -42,6 +73,9 @@ enum State {
   Ready {
     realm: *mut qjs::JSContext,
     api: [qjs::JSValue; API_LEN],
+    /// The realm's `Object.prototype` (an intrinsic, alive as long as the realm), by
+    /// identity: what tells the realm's objects from the program's.
+    object_proto: usize,
   },
   Failed,
 }
@@ -74,40 +108,61 @@ impl Inspector {
   }
 
   /// Calls `api` with borrowed `args`; `None` when the realm is unavailable or the call
-  /// threw (the exception is dropped: it may be an object of the realm, which the program
-  /// must never see).
+  /// threw (the exception is dropped).
   pub fn call(
     &self,
     program: *mut qjs::JSContext,
     api: Api,
     args: &[qjs::JSValue],
   ) -> Option<raw::Owned> {
-    let (realm, func) = self.ready(program, api)?;
+    match self.call_outcome(program, api, args) {
+      Outcome::Value(v) => Some(v),
+      _ => None,
+    }
+  }
+
+  /// Calls `api` with borrowed `args`, telling apart a value the program threw (a getter or
+  /// a Proxy trap the call ran), which the caller may throw on, from failures of the realm.
+  pub fn call_outcome(
+    &self,
+    program: *mut qjs::JSContext,
+    api: Api,
+    args: &[qjs::JSValue],
+  ) -> Outcome {
+    let Some((realm, func, object_proto)) = self.ready(program, api) else {
+      return Outcome::Failed;
+    };
     let mut argv = args.to_vec();
     let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
     // SAFETY: `func` is a live function of `realm` (we hold a reference, released below);
     // the arguments are borrowed live values of the same runtime, which JS_Call does not
-    // take. The result is owned and freed by Owned.
+    // take. The result and the exception are owned and freed by Owned.
     unsafe {
       let result = raw::Owned::new(
         realm,
         qjs::JS_Call(realm, func, undefined, argv.len() as i32, argv.as_mut_ptr()),
       );
       qjs::JS_FreeValue(realm, func);
-      if raw::tag(result.v) == qjs::JS_TAG_EXCEPTION {
-        raw::clear_exception(realm);
-        return None;
+      if raw::tag(result.v) != qjs::JS_TAG_EXCEPTION {
+        return Outcome::Value(result);
       }
-      Some(result)
+      let thrown = raw::Owned::new(realm, qjs::JS_GetException(realm));
+      // An interrupt (the run is being stopped) or anything the realm made stays here: the
+      // program must never hold an object of this realm.
+      if qjs::JS_IsUncatchableError(thrown.v) || of_realm(realm, thrown.v, object_proto) {
+        return Outcome::Failed;
+      }
+      Outcome::Threw(thrown)
     }
   }
 
-  /// The realm and a new reference to one of its functions, loading them on first use.
+  /// The realm, a new reference to one of its functions and the identity of its
+  /// `Object.prototype`, loading them on first use.
   fn ready(
     &self,
     program: *mut qjs::JSContext,
     api: Api,
-  ) -> Option<(*mut qjs::JSContext, qjs::JSValue)> {
+  ) -> Option<(*mut qjs::JSContext, qjs::JSValue, usize)> {
     // A log from inside a getter that loading runs finds the state borrowed: that nested
     // log uses the fallback renderer.
     let mut state = self.state.try_borrow_mut().ok()?;
@@ -116,8 +171,8 @@ impl Inspector {
     }
     match *state {
       // SAFETY: the function is a live value of `realm`; the duplicate is the caller's.
-      State::Ready { realm, api: ref fns } => {
-        Some((realm, unsafe { qjs::JS_DupValue(realm, fns[api as usize]) }))
+      State::Ready { realm, api: ref fns, object_proto } => {
+        Some((realm, unsafe { qjs::JS_DupValue(realm, fns[api as usize]) }, object_proto))
       }
       _ => None,
     }
@@ -125,7 +180,7 @@ impl Inspector {
 
   /// Frees the realm. Must run before the runtime is freed (`Run`'s drop).
   pub fn free(&self) {
-    if let State::Ready { realm, api } =
+    if let State::Ready { realm, api, .. } =
       std::mem::replace(&mut *self.state.borrow_mut(), State::Failed)
     {
       // SAFETY: we own one reference to each function and the context itself; nothing
@@ -148,13 +203,25 @@ fn load(program: *mut qjs::JSContext) -> Option<State> {
     if realm.is_null() {
       return None;
     }
-    let api = build(realm);
-    if api.is_none() {
-      raw::clear_exception(realm);
-      qjs::JS_FreeContext(realm);
-      return None;
+    let object_proto = {
+      let object = raw::Owned::new(realm, qjs::JS_NewObject(realm));
+      if raw::is_object(object.v) {
+        raw::proto_ptr(realm, object.v)
+      } else {
+        0
+      }
+    };
+    match build(realm) {
+      Some(api) if object_proto != 0 => Some(State::Ready { realm, api, object_proto }),
+      api => {
+        for f in api.into_iter().flatten() {
+          qjs::JS_FreeValue(realm, f);
+        }
+        raw::clear_exception(realm);
+        qjs::JS_FreeContext(realm);
+        None
+      }
     }
-    api.map(|api| State::Ready { realm, api })
   }
 }
 
