@@ -228,6 +228,36 @@ describe('console methods: contract details', () => {
     expect(r).toEqual({ logs: expected })
   })
 
+  test("a callable Proxy reaching the inspector realm's intrinsics cannot change how later logs render", async () => {
+    // The engine builds an apply trap's argument list in the calling realm: the inspector's,
+    // when it calls a program's toString, getter or comparator. Its intrinsics are frozen.
+    const r = await logsOf(`const leaked: any[] = []
+      const spy = new Proxy(function () {}, { apply(_t, _this, args) { leaked.push(args); return 'spy' } })
+      console.log('%s', { toString: spy })
+      const getter: any = {}; Object.defineProperty(getter, 'g', { get: spy, enumerable: true })
+      console.dir(getter, { getters: true }); console.dir({ b: 1, a: 2 }, { sorted: spy })
+      const attempts = ['Array.prototype.join = () => "EVIL"', 'Object.keys = () => []', 'globalThis.JSON = null',
+        'Object.getPrototypeOf([].values()).next = null', 'Object.prototype.toString.call = null',
+        'Object.defineProperty(Object.prototype, "depth", { get() { return 0 } })', 'Map.prototype.entries = null',
+        'globalThis.fresh = 1', 'Object.setPrototypeOf(Array.prototype, null)']
+      const results = attempts.map((code) => {
+        for (const args of leaked) {
+          if (args.constructor === Array) return 'not leaked'
+          try { args.constructor.constructor('"use strict";' + code)(); return 'changed: ' + code } catch (e: any) {
+            if (!/read-only|not extensible|not configurable/.test(String(e))) return 'other: ' + String(e)
+          }
+        }
+        return 'refused'
+      })
+      console.table([{ a: [1, 2], m: new Map([[1, { x: 'y' }]]) }]); console.dir({ x: { y: { z: 1 } } }, { depth: 1 }); console.log([1, 'two'].join(), { k: [3] })
+      return results`)
+    expect(r.value).toEqual(Array(9).fill('refused'))
+    expect(r.logs.slice(0, 3)).toEqual(['spy', "{ g: [Getter: 'spy'] }", '{ b: 1, a: 2 }'])
+    expect(r.logs.slice(3)).toEqual(
+      nodeConsole(`console.table([{ a: [1, 2], m: new Map([[1, { x: 'y' }]]) }]); console.dir({ x: { y: { z: 1 } } }, { depth: 1 }); console.log([1, 'two'].join(), { k: [3] })`),
+    )
+  })
+
   test('100,000 distinct count and time labels keep at most 10,000 of each', async () => {
     const started = Date.now()
     const r = await logsOf(`for (let i = 0; i < 100000; i++) console.count('l' + i)

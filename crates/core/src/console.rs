@@ -11,7 +11,11 @@
 //!   ...defaults, ...options })`, taking only `util.inspect`'s documented options from
 //!   `options` (`colors` and `customInspect` stay off; `getters` and a `sorted` comparator
 //!   are honoured: they run the program's own functions, as part of its call);
-//! - `table(data, properties)` prints Node's box-drawing table (`prelude/console.js`);
+//! - `table(data, properties)` prints Node's box-drawing table (`prelude/console.js`); a
+//!   `properties` that is not an array throws Node's `TypeError` (`ERR_INVALID_ARG_TYPE`);
+//! - what the program's own code throws while `dir` or `table` runs it (a getter, a Proxy
+//!   trap, a `sorted` comparator) reaches the program, as in Node; anything else failing in
+//!   the inspector realm falls back to the engine's renderer, so nothing of the realm leaks;
 //! - `group(...label)`/`groupCollapsed` print the label like `log` (if any), then indent
 //!   every line of every later entry by two more spaces; `groupEnd` takes two away;
 //! - `time`/`timeLog`/`timeEnd` print `label: 1.234ms` (Node's `formatTime`), measured on

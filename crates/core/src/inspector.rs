@@ -5,7 +5,11 @@
 //!
 //! The separate realm is what makes it trustworthy: its built-ins are pristine whatever the
 //! program did to its own (`Array.prototype.join = …` cannot change how a later log looks),
-//! and the program has no reference into it. Values cross freely (both realms share one
+//! and the program has no reference into it but one the engine makes: the argument list of
+//! a callable Proxy's `apply` trap is built in the calling realm, so a program's Proxy that
+//! the realm calls (as a getter, a `toString`, a comparator) receives an array of the realm.
+//! That is why `prelude/console.js` ends by freezing every intrinsic of the realm
+//! ([`lockdown`]), and why only exceptions that are not the realm's reach the program. Values cross freely (both realms share one
 //! heap), budgets apply (one runtime: the interrupt handler and heap limit cover it), and the
 //! realm is created only when a run first logs something other than primitives (or calls
 //! `console.dir`/`console.table` on an object), so runs that never do pay nothing. If rendering fails (the heap limit, a throwing getter on a
@@ -280,6 +284,7 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
     (c"promiseResult", promise_result as NativeFn, 1),
     (c"proxyDetails", proxy_details as NativeFn, 2),
     (c"sameClass", same_class as NativeFn, 2),
+    (c"lockdown", lockdown as NativeFn, 1),
   ]
   .into_iter()
   .all(|(name, f, length)| {
@@ -371,4 +376,53 @@ unsafe extern "C" fn same_class(
   let (a, b) = (arg(argc, argv, 0), arg(argc, argv, 1));
   let same = raw::is_object(a) && raw::is_object(b) && raw::class_id(a) == raw::class_id(b);
   qjs::JS_MKVAL(qjs::JS_TAG_BOOL, same as i32)
+}
+
+/// `lockdown(roots)`: freezes every object reachable from the array `roots` through
+/// prototypes and own properties (values, getters, setters). Returns whether it succeeded. Called once, by `prelude/console.js`, on the realm's own intrinsics
+/// (no Proxies among them; reading them runs no code).
+unsafe extern "C" fn lockdown(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: QuickJS passes `argc` live arguments; every value read here is owned by an
+  // Owned; JS_FreezeObject on an ordinary object runs no code.
+  let roots = arg(argc, argv, 0);
+  let done = |ok: bool| qjs::JS_MKVAL(qjs::JS_TAG_BOOL, ok as i32);
+  if !raw::is_object(roots) || raw::is_proxy(roots) {
+    return done(false);
+  }
+  let mut todo = Vec::new();
+  let Some(keys) = raw::Keys::of(c, roots) else { return done(false) };
+  for i in 0..keys.len() {
+    if let Some(d) = raw::own_property(c, roots, keys.atom(i)) {
+      todo.push(d.value);
+    }
+  }
+  drop(keys);
+  let mut seen = std::collections::HashSet::new();
+  while let Some(o) = todo.pop() {
+    if !raw::is_object(o.v) || raw::is_proxy(o.v) || !seen.insert(raw::ptr(o.v)) {
+      continue;
+    }
+    if qjs::JS_FreezeObject(c, o.v) < 0 {
+      raw::clear_exception(c);
+      return done(false);
+    }
+    todo.push(raw::proto(c, o.v));
+    let Some(keys) = raw::Keys::of(c, o.v) else { return done(false) };
+    for i in 0..keys.len() {
+      if let Some(d) = raw::own_property(c, o.v, keys.atom(i)) {
+        if d.is_accessor() {
+          todo.push(d.getter);
+          todo.push(d.setter);
+        } else {
+          todo.push(d.value);
+        }
+      }
+    }
+  }
+  done(true)
 }

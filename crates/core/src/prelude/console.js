@@ -45,7 +45,7 @@ IN THE SOFTWARE.
   const ObjectKeys = Object.keys
   const ObjectValues = Object.values
   const ArrayIsArray = Array.isArray
-  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k)
+  const hasOwn = Object.hasOwn
 
   // this[kGetInspectOptions](this._stdout) of the run's console (colors resolved to false).
   const consoleOptions = () => ({
@@ -349,6 +349,32 @@ IN THE SOFTWARE.
   function invalidArgType(name, expected, actual) {
     return `The "${name}" argument must be an instance of ${expected}. Received ${determineSpecificType(actual)}`
   }
+
+  // Lockdown. Code the realm runs on the program's behalf (a getter, a `toString`, a
+  // `sorted` comparator) may be a callable Proxy, and the engine builds the `argumentsList`
+  // its `apply` trap receives in the calling realm: this one. From that array a program
+  // reaches this realm's intrinsics (and, through its Function constructor, everything
+  // else here), so every intrinsic, methods included, is frozen (natives.lockdown, in the
+  // engine: walking them here would cost a millisecond per run): nothing a program does
+  // here can change how a later log renders. What the functions above keep in their
+  // closures no program can reach.
+  const hidden = [
+    Object.getPrototypeOf(function* () {}),
+    Object.getPrototypeOf((function* () {})()),
+    Object.getPrototypeOf(async function* () {}),
+    Object.getPrototypeOf((async function* () {})()),
+    Object.getPrototypeOf(async function () {}),
+    [][Symbol.iterator](),
+    new Map().entries(),
+    new Set().values(),
+    ''[Symbol.iterator](),
+    ''.matchAll(/a/g),
+  ]
+  if (typeof Iterator === 'function') {
+    if (typeof Iterator.from === 'function') hidden.push(Iterator.from({ next: () => ({ done: true }) }))
+    if (typeof Iterator.prototype.map === 'function') hidden.push([].values().map((x) => x))
+  }
+  if (!natives.lockdown([globalThis, ...hidden])) throw new Error('lockdown failed')
 
   return [format, dir, table, assertFormat]
 })
