@@ -52,6 +52,14 @@ pub(crate) fn render(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
   out
 }
 
+/// Renders one value as `util.inspect` prints it at top level (strings quoted).
+pub(crate) fn render_inspected(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Vec<u8> {
+  if raw::is_string(v) {
+    return quote(&raw::string_bytes(ctx, v).unwrap_or_default());
+  }
+  render(ctx, v)
+}
+
 fn value(
   ctx: *mut qjs::JSContext,
   v: Owned,

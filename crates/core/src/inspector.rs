@@ -1,13 +1,18 @@
 //! Node-identical rendering of logged values: Node's own `util.inspect`/`util.format`
-//! (vendored as `prelude/inspect.js`, see `scripts/vendor-inspect.mjs`), running in a second
-//! realm (QuickJS context) of the run's runtime.
+//! (vendored as `prelude/inspect.js`, see `scripts/vendor-inspect.mjs`) and the console
+//! methods ported from Node on top of it (`prelude/console.js`: `dir`, `table`, `assert`'s
+//! formatting), running in a second realm (QuickJS context) of the run's runtime.
 //!
 //! The separate realm is what makes it trustworthy: its built-ins are pristine whatever the
 //! program did to its own (`Array.prototype.join = …` cannot change how a later log looks),
-//! and the program has no reference into it. Values cross freely (both realms share one
+//! and the program has no reference into it but one the engine makes: the argument list of
+//! a callable Proxy's `apply` trap is built in the calling realm, so a program's Proxy that
+//! the realm calls (as a getter, a `toString`, a comparator) receives an array of the realm.
+//! That is why `prelude/console.js` ends by freezing every intrinsic of the realm
+//! ([`lockdown`]), and why only exceptions that are not the realm's reach the program. Values cross freely (both realms share one
 //! heap), budgets apply (one runtime: the interrupt handler and heap limit cover it), and the
-//! realm is created only when a run first logs something other than plain strings, so runs
-//! that never do pay nothing. If rendering fails (the heap limit, a throwing getter on a
+//! realm is created only when a run first logs something other than primitives (or calls
+//! `console.dir`/`console.table` on an object), so runs that never do pay nothing. If rendering fails (the heap limit, a throwing getter on a
 //! `Symbol.toStringTag`, a budget stop), the caller falls back to [`crate::inspect`].
 
 use crate::prelude::Prelude;
@@ -17,6 +22,53 @@ use std::cell::RefCell;
 
 pub(crate) static INSPECT: Prelude =
   Prelude::new(c"prelude/inspect.js", include_str!("prelude/inspect.js"));
+pub(crate) static CONSOLE: Prelude =
+  Prelude::new(c"prelude/console.js", include_str!("prelude/console.js"));
+
+/// How a call into the realm ended.
+pub enum Outcome {
+  Value(raw::Owned),
+  /// It threw a value of the program (a primitive, or an object whose prototype chain does
+  /// not reach the realm's `Object.prototype`), which the caller may throw again.
+  Threw(raw::Owned),
+  /// The realm is unavailable, or the call failed inside it.
+  Failed,
+}
+
+/// Whether `v` is an object made in the realm (its prototype chain reaches the realm's
+/// `Object.prototype`; read without running code). The realm makes no Proxies, so a Proxy in
+/// the chain is the program's; a chain too long to follow counts as the realm's.
+fn of_realm(realm: *mut qjs::JSContext, v: qjs::JSValue, object_proto: usize) -> bool {
+  if !raw::is_object(v) {
+    return false;
+  }
+  // SAFETY: JS_DupValue adds the reference the loop's Owned releases.
+  let mut cur = unsafe { raw::Owned::new(realm, qjs::JS_DupValue(realm, v)) };
+  for _ in 0..10_000 {
+    if !raw::is_object(cur.v) || raw::is_proxy(cur.v) {
+      return false;
+    }
+    if raw::ptr(cur.v) == object_proto {
+      return true;
+    }
+    cur = raw::proto(realm, cur.v);
+  }
+  true
+}
+
+/// The functions `prelude/console.js` returns, in its order.
+#[derive(Clone, Copy)]
+pub enum Api {
+  /// `format(...args)`: `util.formatWithOptions` with the console's inspect options.
+  Format = 0,
+  /// `dir(value, options)`: console.dir's `util.inspect`.
+  Dir = 1,
+  /// `table(data, properties)`: the entry, or `[message]` for a non-array `properties`.
+  Table = 2,
+  /// `assertFormat(first, ...rest)`: `format(`Assertion failed: ${first}`, ...rest)`.
+  Assert = 3,
+}
+const API_LEN: usize = 4;
 
 #[derive(Default)]
 enum State {
@@ -24,7 +76,10 @@ enum State {
   Unloaded,
   Ready {
     realm: *mut qjs::JSContext,
-    format: qjs::JSValue,
+    api: [qjs::JSValue; API_LEN],
+    /// The realm's `Object.prototype` (an intrinsic, alive as long as the realm), by
+    /// identity: what tells the realm's objects from the program's.
+    object_proto: usize,
   },
   Failed,
 }
@@ -39,53 +94,105 @@ impl Inspector {
   /// `util.format(...args)` with console.log's inspect options, or `None` when it cannot
   /// be rendered here.
   pub fn format(&self, program: *mut qjs::JSContext, args: &[qjs::JSValue]) -> Option<Vec<u8>> {
-    let (realm, format) = self.ready(program)?;
-    let mut argv = args.to_vec();
-    let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-    // SAFETY: `format` is a live function of `realm` (we hold a reference, released below);
-    // the arguments are borrowed live values of the same runtime, which JS_Call does not
-    // take. The result is owned and freed by Owned.
-    unsafe {
-      let result = raw::Owned::new(
-        realm,
-        qjs::JS_Call(realm, format, undefined, argv.len() as i32, argv.as_mut_ptr()),
-      );
-      qjs::JS_FreeValue(realm, format);
-      if raw::tag(result.v) == qjs::JS_TAG_EXCEPTION {
-        raw::clear_exception(realm);
-        return None;
-      }
-      if !raw::is_string(result.v) {
-        return None;
-      }
-      raw::string_bytes(realm, result.v)
+    self.text(program, Api::Format, args)
+  }
+
+  /// Calls `api` and returns its result when that is a string.
+  pub fn text(
+    &self,
+    program: *mut qjs::JSContext,
+    api: Api,
+    args: &[qjs::JSValue],
+  ) -> Option<Vec<u8>> {
+    let result = self.call(program, api, args)?;
+    if !raw::is_string(result.v) {
+      return None;
+    }
+    raw::string_bytes(result.ctx(), result.v)
+  }
+
+  /// Calls `api` with borrowed `args`; `None` when the realm is unavailable or the call
+  /// threw (the exception is dropped).
+  pub fn call(
+    &self,
+    program: *mut qjs::JSContext,
+    api: Api,
+    args: &[qjs::JSValue],
+  ) -> Option<raw::Owned> {
+    match self.call_outcome(program, api, args) {
+      Outcome::Value(v) => Some(v),
+      _ => None,
     }
   }
 
-  /// The realm and a new reference to its `format`, loading them on first use.
-  fn ready(&self, program: *mut qjs::JSContext) -> Option<(*mut qjs::JSContext, qjs::JSValue)> {
-    // A log from inside a getter that `format` is running finds the state borrowed: that
-    // nested log uses the fallback renderer.
+  /// Calls `api` with borrowed `args`, telling apart a value the program threw (a getter or
+  /// a Proxy trap the call ran), which the caller may throw on, from failures of the realm.
+  pub fn call_outcome(
+    &self,
+    program: *mut qjs::JSContext,
+    api: Api,
+    args: &[qjs::JSValue],
+  ) -> Outcome {
+    let Some((realm, func, object_proto)) = self.ready(program, api) else {
+      return Outcome::Failed;
+    };
+    let mut argv = args.to_vec();
+    let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+    // SAFETY: `func` is a live function of `realm` (we hold a reference, released below);
+    // the arguments are borrowed live values of the same runtime, which JS_Call does not
+    // take. The result and the exception are owned and freed by Owned.
+    unsafe {
+      let result = raw::Owned::new(
+        realm,
+        qjs::JS_Call(realm, func, undefined, argv.len() as i32, argv.as_mut_ptr()),
+      );
+      qjs::JS_FreeValue(realm, func);
+      if raw::tag(result.v) != qjs::JS_TAG_EXCEPTION {
+        return Outcome::Value(result);
+      }
+      let thrown = raw::Owned::new(realm, qjs::JS_GetException(realm));
+      // An interrupt (the run is being stopped) or anything the realm made stays here: the
+      // program must never hold an object of this realm.
+      if qjs::JS_IsUncatchableError(thrown.v) || of_realm(realm, thrown.v, object_proto) {
+        return Outcome::Failed;
+      }
+      Outcome::Threw(thrown)
+    }
+  }
+
+  /// The realm, a new reference to one of its functions and the identity of its
+  /// `Object.prototype`, loading them on first use.
+  fn ready(
+    &self,
+    program: *mut qjs::JSContext,
+    api: Api,
+  ) -> Option<(*mut qjs::JSContext, qjs::JSValue, usize)> {
+    // A log from inside a getter that loading runs finds the state borrowed: that nested
+    // log uses the fallback renderer.
     let mut state = self.state.try_borrow_mut().ok()?;
     if matches!(*state, State::Unloaded) {
       *state = load(program).unwrap_or(State::Failed);
     }
     match *state {
-      // SAFETY: `format` is a live value of `realm`; the duplicate is the caller's.
-      State::Ready { realm, format } => Some((realm, unsafe { qjs::JS_DupValue(realm, format) })),
+      // SAFETY: the function is a live value of `realm`; the duplicate is the caller's.
+      State::Ready { realm, api: ref fns, object_proto } => {
+        Some((realm, unsafe { qjs::JS_DupValue(realm, fns[api as usize]) }, object_proto))
+      }
       _ => None,
     }
   }
 
   /// Frees the realm. Must run before the runtime is freed (`Run`'s drop).
   pub fn free(&self) {
-    if let State::Ready { realm, format } =
+    if let State::Ready { realm, api, .. } =
       std::mem::replace(&mut *self.state.borrow_mut(), State::Failed)
     {
-      // SAFETY: we own one reference to `format` and the context itself; nothing else holds
-      // either once the run is being dropped.
+      // SAFETY: we own one reference to each function and the context itself; nothing
+      // else holds any of them once the run is being dropped.
       unsafe {
-        qjs::JS_FreeValue(realm, format);
+        for f in api {
+          qjs::JS_FreeValue(realm, f);
+        }
         qjs::JS_FreeContext(realm);
       }
     }
@@ -100,41 +207,94 @@ fn load(program: *mut qjs::JSContext) -> Option<State> {
     if realm.is_null() {
       return None;
     }
-    let fail = || {
-      raw::clear_exception(realm);
-      qjs::JS_FreeContext(realm);
-      None
+    let object_proto = {
+      let object = raw::Owned::new(realm, qjs::JS_NewObject(realm));
+      if raw::is_object(object.v) {
+        raw::proto_ptr(realm, object.v)
+      } else {
+        0
+      }
     };
-    let factory = raw::Owned::new(realm, INSPECT.evaluate(realm));
-    if raw::tag(factory.v) == qjs::JS_TAG_EXCEPTION {
-      drop(factory);
-      return fail();
+    match build(realm) {
+      Some(api) if object_proto != 0 => Some(State::Ready { realm, api, object_proto }),
+      api => {
+        for f in api.into_iter().flatten() {
+          qjs::JS_FreeValue(realm, f);
+        }
+        raw::clear_exception(realm);
+        qjs::JS_FreeContext(realm);
+        None
+      }
     }
-    let natives = raw::Owned::new(realm, qjs::JS_NewObject(realm));
-    let defined = [
-      (c"promiseState", promise_state as NativeFn, 1),
-      (c"promiseResult", promise_result as NativeFn, 1),
-      (c"proxyDetails", proxy_details as NativeFn, 2),
-      (c"sameClass", same_class as NativeFn, 2),
-    ]
-    .into_iter()
-    .all(|(name, f, length)| {
-      let func = qjs::JS_NewCFunction2(realm, Some(f), name.as_ptr(), length, 0, 0);
-      qjs::JS_SetPropertyStr(realm, natives.v, name.as_ptr(), func) >= 0
-    });
-    if !defined {
-      drop((factory, natives));
-      return fail();
-    }
-    let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-    let mut argv = [natives.v];
-    let format = qjs::JS_Call(realm, factory.v, undefined, 1, argv.as_mut_ptr());
-    drop((factory, natives));
-    if raw::tag(format) == qjs::JS_TAG_EXCEPTION {
-      return fail();
-    }
-    Some(State::Ready { realm, format })
   }
+}
+
+/// Runs both preludes in `realm`: `inspect.js`'s factory makes Node's util module, and
+/// `console.js`'s factory, given it, the console functions.
+///
+/// SAFETY (callers): `realm` is a live context; the functions returned are owned.
+unsafe fn build(realm: *mut qjs::JSContext) -> Option<[qjs::JSValue; API_LEN]> {
+  let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+  let ok = |v: &raw::Owned| raw::tag(v.v) != qjs::JS_TAG_EXCEPTION;
+  let inspect_factory = raw::Owned::new(realm, INSPECT.evaluate(realm));
+  if !ok(&inspect_factory) {
+    return None;
+  }
+  let natives = raw::Owned::new(realm, natives(realm));
+  if !ok(&natives) {
+    return None;
+  }
+  let mut argv = [natives.v];
+  let util =
+    raw::Owned::new(realm, qjs::JS_Call(realm, inspect_factory.v, undefined, 1, argv.as_mut_ptr()));
+  if !ok(&util) {
+    return None;
+  }
+  let console_factory = raw::Owned::new(realm, CONSOLE.evaluate(realm));
+  if !ok(&console_factory) {
+    return None;
+  }
+  let mut argv = [util.v, natives.v];
+  let list =
+    raw::Owned::new(realm, qjs::JS_Call(realm, console_factory.v, undefined, 2, argv.as_mut_ptr()));
+  if !ok(&list) {
+    return None;
+  }
+  // The list is this realm's own array: reading its elements runs no code.
+  let mut api = [undefined; API_LEN];
+  for (i, slot) in api.iter_mut().enumerate() {
+    *slot = qjs::JS_GetPropertyUint32(realm, list.v, i as u32);
+  }
+  if api.iter().all(|&f| qjs::JS_IsFunction(realm, f)) {
+    return Some(api);
+  }
+  for f in api {
+    qjs::JS_FreeValue(realm, f);
+  }
+  None
+}
+
+/// The object of engine natives the preludes use.
+///
+/// SAFETY (callers): `realm` is a live context; the result is owned (or JS_EXCEPTION).
+unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
+  let natives = raw::Owned::new(realm, qjs::JS_NewObject(realm));
+  let defined = [
+    (c"promiseState", promise_state as NativeFn, 1),
+    (c"promiseResult", promise_result as NativeFn, 1),
+    (c"proxyDetails", proxy_details as NativeFn, 2),
+    (c"sameClass", same_class as NativeFn, 2),
+    (c"lockdown", lockdown as NativeFn, 1),
+  ]
+  .into_iter()
+  .all(|(name, f, length)| {
+    let func = qjs::JS_NewCFunction2(realm, Some(f), name.as_ptr(), length, 0, 0);
+    qjs::JS_SetPropertyStr(realm, natives.v, name.as_ptr(), func) >= 0
+  });
+  if !defined {
+    return qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0);
+  }
+  qjs::JS_DupValue(realm, natives.v)
 }
 
 type NativeFn =
@@ -216,4 +376,53 @@ unsafe extern "C" fn same_class(
   let (a, b) = (arg(argc, argv, 0), arg(argc, argv, 1));
   let same = raw::is_object(a) && raw::is_object(b) && raw::class_id(a) == raw::class_id(b);
   qjs::JS_MKVAL(qjs::JS_TAG_BOOL, same as i32)
+}
+
+/// `lockdown(roots)`: freezes every object reachable from the array `roots` through
+/// prototypes and own properties (values, getters, setters). Returns whether it succeeded. Called once, by `prelude/console.js`, on the realm's own intrinsics
+/// (no Proxies among them; reading them runs no code).
+unsafe extern "C" fn lockdown(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: QuickJS passes `argc` live arguments; every value read here is owned by an
+  // Owned; JS_FreezeObject on an ordinary object runs no code.
+  let roots = arg(argc, argv, 0);
+  let done = |ok: bool| qjs::JS_MKVAL(qjs::JS_TAG_BOOL, ok as i32);
+  if !raw::is_object(roots) || raw::is_proxy(roots) {
+    return done(false);
+  }
+  let mut todo = Vec::new();
+  let Some(keys) = raw::Keys::of(c, roots) else { return done(false) };
+  for i in 0..keys.len() {
+    if let Some(d) = raw::own_property(c, roots, keys.atom(i)) {
+      todo.push(d.value);
+    }
+  }
+  drop(keys);
+  let mut seen = std::collections::HashSet::new();
+  while let Some(o) = todo.pop() {
+    if !raw::is_object(o.v) || raw::is_proxy(o.v) || !seen.insert(raw::ptr(o.v)) {
+      continue;
+    }
+    if qjs::JS_FreezeObject(c, o.v) < 0 {
+      raw::clear_exception(c);
+      return done(false);
+    }
+    todo.push(raw::proto(c, o.v));
+    let Some(keys) = raw::Keys::of(c, o.v) else { return done(false) };
+    for i in 0..keys.len() {
+      if let Some(d) = raw::own_property(c, o.v, keys.atom(i)) {
+        if d.is_accessor() {
+          todo.push(d.getter);
+          todo.push(d.setter);
+        } else {
+          todo.push(d.value);
+        }
+      }
+    }
+  }
+  done(true)
 }

@@ -6,8 +6,8 @@ use crate::raw::{self, Owned};
 use rquickjs::qjs;
 use std::sync::{Mutex, OnceLock};
 
-fn all() -> [&'static Prelude; 2] {
-  [&crate::web::PRELUDE, &crate::inspector::INSPECT]
+fn all() -> [&'static Prelude; 3] {
+  [&crate::web::PRELUDE, &crate::inspector::INSPECT, &crate::inspector::CONSOLE]
 }
 
 /// Compiles every prelude ahead of the first run that needs it (on a pool thread, when an

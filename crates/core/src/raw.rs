@@ -21,6 +21,11 @@ impl Owned {
   pub(crate) unsafe fn new(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Self {
     Owned { ctx, v }
   }
+
+  /// The context the value is released in.
+  pub(crate) fn ctx(&self) -> *mut qjs::JSContext {
+    self.ctx
+  }
 }
 
 impl Drop for Owned {

@@ -150,6 +150,8 @@ pub struct RunShared {
   pub inspector: Inspector,
   /// V8-shaped `error.stack` texts.
   pub stacks: Stacks,
+  /// Console groups, counters and timers.
+  pub console: console::ConsoleState,
 }
 
 impl RunShared {
@@ -227,6 +229,7 @@ impl Run {
         shapes: Default::default(),
         inspector: Inspector::default(),
         stacks: Stacks::default(),
+        console: Default::default(),
       }),
       control,
       promise: None,

@@ -500,3 +500,77 @@ fn a_heap_too_small_for_setup_ends_as_heap_exhaustion() {
   assert_eq!(error_of(&v).0, "worker-exit", "{v}");
   assert!(error_of(&v).1.contains("heap limit of 0.05 MB"), "{v}");
 }
+
+fn logs_of(v: &serde_json::Value) -> Vec<String> {
+  v["logs"]
+    .as_array()
+    .expect("logs")
+    .iter()
+    .map(|l| l.as_str().expect("string").to_owned())
+    .collect()
+}
+
+#[test]
+fn console_groups_counts_asserts_and_timers() {
+  let v = run(
+    "console.group('g'); console.count(); console.count(); console.assert(1 > 2, 'no %s', 'way');
+     console.assert(true, 'silent'); console.time('t'); console.timeEnd('t'); console.groupEnd();
+     console.groupEnd(); console.log({ a: 1 }); console.countReset('x'); console.timeLog('y'); return 1",
+  );
+  let logs = logs_of(&v);
+  assert_eq!(logs[..4], ["g", "  default: 1", "  default: 2", "  Assertion failed: no way"]);
+  assert!(logs[4].starts_with("  t: ") && logs[4].ends_with("ms"), "{}", logs[4]);
+  assert_eq!(
+    logs[5..],
+    [
+      "{ a: 1 }",
+      "Warning: Count for 'x' does not exist",
+      "Warning: No such label 'y' for console.timeLog()"
+    ]
+  );
+  assert_eq!(v["value"], 1);
+}
+
+#[test]
+fn console_table_and_dir_render_in_the_inspector_realm() {
+  let v = run(
+    "console.group(); console.table([{ a: 1, b: 'x' }, { a: 2 }]); console.groupEnd();
+     console.dir('s'); console.dir({ a: { b: { c: 1 } } }, { depth: 0 });
+     try { console.table([], 'a' as any) } catch (e: any) { return [e instanceof TypeError, e.code, e.message] }",
+  );
+  assert_eq!(
+    logs_of(&v),
+    [
+      "  ┌─────────┬───┬─────┐\n  │ (index) │ a │ b   │\n  ├─────────┼───┼─────┤\n  │ 0       │ 1 │ 'x' │\n  │ 1       │ 2 │     │\n  └─────────┴───┴─────┘",
+      "'s'",
+      "{ a: [Object] }"
+    ]
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      true,
+      "ERR_INVALID_ARG_TYPE",
+      "The \"properties\" argument must be an instance of Array. Received type string ('a')"
+    ])
+  );
+}
+
+#[test]
+fn console_keeps_a_bounded_number_of_labels() {
+  let v = run(
+    "for (let i = 0; i < 20000; i++) console.time('t' + i); console.timeEnd('t0');
+     console.time('again'); console.timeEnd('again'); return 1",
+  );
+  let logs = logs_of(&v);
+  assert_eq!(logs.len(), 10_000 + 2);
+  assert_eq!(
+    logs[0],
+    format!(
+      "Warning: console.time() keeps at most {} labels; 't10000' is not timed",
+      console::MAX_LABELS
+    )
+  );
+  assert!(logs[10_000].starts_with("t0: "), "{}", logs[10_000]);
+  assert!(logs[10_001].starts_with("again: "), "{}", logs[10_001]);
+}
