@@ -13,6 +13,10 @@
 //! does; swc's parser is guarded against deep nesting by running on a thread with a large
 //! stack (the caller's job, see the core crate's pool).
 //!
+//! [`transpile_session`] is the same transform for one run of a persistent session (runs in
+//! one global object): the program's top-level declarations become global properties
+//! (`session.rs`).
+//!
 //! Rejected: `swc_ts_fast_strip` in strip-only mode (keeps positions, but refuses `enum`,
 //! `namespace` and parameter properties, which the contract requires).
 
@@ -29,6 +33,7 @@ use swc_core::ecma::transforms::typescript::{typescript, Config as TsConfig};
 use swc_core::ecma::visit::{Visit, VisitWith};
 
 mod nesting;
+mod session;
 
 /// Text placed before the program. It stays on line 1, so only line 1's columns shift.
 pub const PREFIX: &str = "(async () => {";
@@ -97,8 +102,26 @@ impl PositionMap {
 /// literal parsing, `typeof\n`\\u``); such a panic is this program's syntax error, not an
 /// engine failure, so it is caught here and reported as one, without a position.
 pub fn transpile(program: &str) -> Result<Transpiled, TranspileError> {
+  transpile_mode(program, Mode::Run)
+}
+
+/// Like [`transpile`], for one run of a persistent session: the program's top-level
+/// declarations become properties of the global object, so later runs in the same global
+/// object see them, and declaring a name again replaces it (see `session.rs`). The output
+/// calls the wrapper with the global object: `(async (__global) => { … })(this)`.
+pub fn transpile_session(program: &str) -> Result<Transpiled, TranspileError> {
+  transpile_mode(program, Mode::Session)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+  Run,
+  Session,
+}
+
+fn transpile_mode(program: &str, mode: Mode) -> Result<Transpiled, TranspileError> {
   let transformed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-    GLOBALS.set(&Globals::new(), || transpile_inner(program))
+    GLOBALS.set(&Globals::new(), || transpile_inner(program, mode))
   }));
   transformed.unwrap_or_else(|_| {
     Err(TranspileError {
@@ -113,7 +136,7 @@ pub fn transpile(program: &str) -> Result<Transpiled, TranspileError> {
 /// The message of a program on which the parser itself failed (panicked).
 pub const PARSER_FAILED: &str = "the TypeScript parser could not read this program";
 
-fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
+fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileError> {
   if let Some(at) = nesting::too_deep(program) {
     let line = program[..at].matches('\n').count() as u32 + 1;
     let column = (at - program[..at].rfind('\n').map_or(0, |p| p + 1)) as u32 + 1;
@@ -179,6 +202,9 @@ fn transpile_inner(program: &str) -> Result<Transpiled, TranspileError> {
   let ts_config = TsConfig { native_class_properties: true, ..Default::default() };
   program_ast.mutate(resolver(unresolved, top_level, true));
   program_ast.mutate(typescript(ts_config, unresolved, top_level));
+  if mode == Mode::Session {
+    session::rewrite(&mut program_ast);
+  }
   program_ast.mutate(hygiene());
   program_ast.mutate(fixer(None));
 
