@@ -31,6 +31,9 @@ export declare class NativeEngine {
 /** Ends a run as `abort` with `reason` as its message. */
 export declare function abort(engineId: number, runId: number, reason: string): void
 
+/** Closes session `sessionId`: its run in progress ends as `abort` with `reason`. */
+export declare function closeSession(engineId: number, sessionId: number, reason: string): void
+
 /** One binding namespace, validated by `index.js`. */
 export interface NativeBinding {
   global: string
@@ -38,6 +41,9 @@ export interface NativeBinding {
   errorClassName?: string
   memberNameProperty?: string
 }
+
+/** Opens a session (see `Engine::open_session`) and returns its id. */
+export declare function openSession(engineId: number, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
 
 /**
  * The result JSON of a run that ends before its program starts (an already-aborted
@@ -64,3 +70,9 @@ export declare function settleCalls(engineId: number, runId: number, callIds: Ui
  * `index.js`.
  */
 export declare function start(engineId: number, program: string, bindings: Array<NativeBinding>, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number, liveLogs: boolean): number
+
+/**
+ * Starts the next run of session `sessionId`; returns the run's id, or -1 when the
+ * session is gone (closed or dead).
+ */
+export declare function startInSession(engineId: number, sessionId: number, program: string, bindings: Array<NativeBinding>, liveLogs: boolean): number

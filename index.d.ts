@@ -118,6 +118,20 @@ export declare class CodeRuntime {
    */
   run(request: CodeRunRequest): Promise<CodeRunResult>
   /**
+   * Opens a persistent session (a notebook-style kernel): its runs execute one at a time in
+   * the same JavaScript world. Top-level `const`/`let`/`var`/`function`/`class` declarations
+   * and every other global persist to the next run; redeclaring a name replaces it.
+   * `options` override the runtime's budgets for this session's runs; `maxHeapMb` limits
+   * the session's heap as a whole.
+   *
+   * @throws TypeError | RangeError for options that are not valid; Error after `dispose()`.
+   * @example
+   * await using session = runtime.openSession()
+   * await session.run({ program: 'const rows = await tools.query({ q })', bindings })
+   * const { value } = await session.run({ program: 'return rows.length', bindings })
+   */
+  openSession(options?: CodeSessionOptions): CodeSession
+  /**
    * A plain JSON snapshot of counters since the runtime was created; cheap enough to poll
    * every second (no allocation beyond the snapshot and a sort of at most 1,024 numbers).
    *
@@ -128,6 +142,36 @@ export declare class CodeRuntime {
   /** Ends in-flight runs (`abort` / `runtime disposed`) and resolves once every thread is idle. Idempotent. */
   dispose(): Promise<void>
   /** Same as {@link CodeRuntime.dispose}, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/** Budgets for one session's runs; each defaults to the runtime's. */
+export type CodeSessionOptions = Pick<CodeRuntimeConfig, 'computeMs' | 'maxWallMs' | 'maxOutputBytes' | 'maxHeapMb'>
+
+/**
+ * A persistent JavaScript world made by {@link CodeRuntime.openSession}. Never shares state
+ * with other sessions or with `CodeRuntime.run()`.
+ */
+export declare class CodeSession {
+  private constructor()
+  /**
+   * Runs one program in the session's world, after every run asked for earlier has settled.
+   * Budgets (`computeMs`, `maxWallMs`, `maxOutputBytes`) and `logs` are per run. A run
+   * stopped by a timeout or an abort leaves the session usable with whatever the program had
+   * already done; a run that exhausts the heap kills the session, and every later run
+   * resolves at once with `worker-exit` saying why. Bindings belong to their run: a binding
+   * function kept in a global from an earlier run throws a `TypeError` when called.
+   * Work an earlier run left queued (promise reactions) runs at the start of the next.
+   * Rejects only for misuse: after `dispose()`, or a malformed request.
+   */
+  run(request: CodeRunRequest): Promise<CodeRunResult>
+  /**
+   * Ends the session: the run in progress and queued runs end as `abort` with
+   * `session disposed`; resolves once they have. Idempotent. `CodeRuntime.dispose()`
+   * disposes its sessions (their runs end with `runtime disposed`).
+   */
+  dispose(): Promise<void>
+  /** Same as {@link CodeSession.dispose}, for `await using`. */
   [Symbol.asyncDispose](): Promise<void>
 }
 

@@ -55,6 +55,7 @@ function loadNative() {
 
 const native = loadNative()
 const { NativeEngine, resultWithoutRunning } = native
+const NOOP = () => {}
 const os = require('node:os')
 const { types } = require('node:util')
 
@@ -132,23 +133,30 @@ function describe(value) {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-function validateConfig(config) {
+const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'threads']
+const SESSION_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb']
+
+/**
+ * The runtime's config (`label` 'CodeRuntime config'), or a session's options over the
+ * runtime's budgets (`defaults`, label 'CodeRuntime.openSession() options').
+ */
+function validateConfig(config, label = 'CodeRuntime config', keys = CONFIG_KEYS, defaults = undefined) {
   if (config === undefined || config === null) config = {}
   if (typeof config !== 'object' || Array.isArray(config)) {
-    throw new TypeError(`CodeRuntime config must be an object (got ${describe(config)})`)
+    throw new TypeError(`${label} must be an object (got ${describe(config)})`)
   }
   for (const key of Reflect.ownKeys(config)) {
-    if (typeof key !== 'string' || !['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'threads'].includes(key)) {
-      throw new TypeError(`CodeRuntime config has an unknown key ${describe(String(key))}`)
+    if (typeof key !== 'string' || !keys.includes(key)) {
+      throw new TypeError(`${label} has an unknown key ${describe(String(key))}`)
     }
   }
   const number = (field, fallback, check, rule) => {
     const value = config[field]
-    if (value === undefined) return fallback
+    if (value === undefined) return defaults === undefined ? fallback : defaults[field]
     if (typeof value !== 'number') {
-      throw new TypeError(`CodeRuntime config.${field} must be a number (got ${describe(value)})`)
+      throw new TypeError(`${label}.${field} must be a number (got ${describe(value)})`)
     }
-    if (!check(value)) throw new RangeError(`CodeRuntime config.${field} must be ${rule} (got ${describe(value)})`)
+    if (!check(value)) throw new RangeError(`${label}.${field} must be ${rule} (got ${describe(value)})`)
     return value
   }
   const positive = (v) => Number.isFinite(v) && v > 0
@@ -351,6 +359,85 @@ function abortMessage(signal) {
 
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')
 
+const SESSION_TOKEN = Symbol('CodeSession')
+const ABANDON = Symbol('abandon')
+const RUNTIME_DISPOSED = 'runtime disposed'
+const SESSION_DISPOSED = 'session disposed'
+const SESSION_GONE = 'the session is dead: it was disposed or its engine failed'
+
+/**
+ * A persistent JavaScript world (see index.d.ts): its runs execute one at a time, in call
+ * order, each seeing what the earlier ones left.
+ */
+class CodeSession {
+  #launch
+  #close
+  /** Settles once every run asked for so far has settled. */
+  #tail = RESOLVED
+  #disposed = false
+  /** Why later runs cannot happen: `{ kind, message }` of the failure they end with. */
+  #ended = null
+  #disposing = null
+
+  constructor(token, launch, close) {
+    if (token !== SESSION_TOKEN) throw new TypeError('CodeSession is created by CodeRuntime.openSession()')
+    this.#launch = launch
+    this.#close = close
+  }
+
+  run(request) {
+    return new Promise((resolve) => {
+      if (this.#disposed) throw new Error('CodeSession.run() called after disposal')
+      const validated = validateRequest(request)
+      const turn = this.#tail.then(
+        () =>
+          new Promise((done) => {
+            if (this.#ended !== null) {
+              done({ logs: [], error: { ...this.#ended } })
+              return
+            }
+            try {
+              this.#launch(validated, (result) => {
+                const kind = result.error?.kind
+                // A run that exhausted the heap (or met an engine failure) killed the world.
+                if (kind === 'worker-exit' && this.#ended === null) {
+                  this.#ended = { kind: 'worker-exit', message: `the session is dead: ${result.error.message}` }
+                }
+                done(result)
+              })
+            } catch (error) {
+              done({ logs: [], error: { kind: 'worker-exit', message: `the session could not start a run: ${describeError(error)}` } })
+            }
+          }),
+      )
+      this.#tail = turn.then(NOOP, NOOP)
+      resolve(turn)
+    })
+  }
+
+  /** Ends the session: a run in progress ends as `abort` (`session disposed`), queued ones too. */
+  dispose() {
+    if (this.#disposing === null) {
+      this[ABANDON](SESSION_DISPOSED)
+      this.#disposing = this.#tail.then(NOOP)
+    }
+    return this.#disposing
+  }
+
+  [ABANDON](reason) {
+    if (this.#disposed) return
+    this.#disposed = true
+    if (this.#ended === null) this.#ended = { kind: 'abort', message: reason }
+    this.#close(this, reason)
+  }
+
+  [asyncDispose]() {
+    return this.dispose()
+  }
+}
+
+Object.defineProperty(CodeSession.prototype, Symbol.toStringTag, { value: 'CodeSession' })
+
 class CodeRuntime {
   #config
   #engine
@@ -384,52 +471,99 @@ class CodeRuntime {
   }
 
   run(request) {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
-      const { program, namespaces, signal, onLog } = validateRequest(request)
+      const validated = validateRequest(request)
       const config = this.#config
-      if (signal?.aborted) {
-        const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
-        this.#stats.started++
-        this.#count(result, 0)
-        resolve(result)
-        return
-      }
-      const functions = []
-      const specs = namespaces.map((ns) => {
-        for (const [, fn] of ns.members) functions.push([fn, ns.functions])
-        return {
-          global: ns.global,
-          members: ns.members.map(([name]) => name),
-          errorClassName: ns.errorClass?.name,
-          memberNameProperty: ns.errorClass?.memberNameProperty,
-        }
-      })
-      const id = native.start(
-        this.#engineId,
-        program,
-        specs,
-        config.computeMs,
-        config.maxWallMs,
-        config.maxOutputBytes,
-        config.maxHeapMb,
-        onLog !== undefined,
+      this.#launch(validated, config, resolve, (specs) =>
+        native.start(
+          this.#engineId,
+          validated.program,
+          specs,
+          config.computeMs,
+          config.maxWallMs,
+          config.maxOutputBytes,
+          config.maxHeapMb,
+          validated.onLog !== undefined,
+        ),
       )
-      this.#stats.started++
-      const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false, startedAt: performance.now() }
-      if (signal) {
-        entry.onAbort = () => {
-          try {
-            native.abort(this.#engineId, id, abortMessage(signal))
-          } catch (error) {
-            this.#engineFailed(id, error)
-          }
-        }
-        signal.addEventListener('abort', entry.onAbort, { once: true })
-      }
-      this.#runs.set(id, entry)
-      if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
     })
+  }
+
+  /**
+   * Opens a persistent session (see index.d.ts). `options` may narrow or widen the runtime's
+   * budgets for the session's runs (`maxHeapMb` applies to the session as a whole).
+   */
+  openSession(options) {
+    if (this.#disposed) throw new Error('CodeRuntime.openSession() called after disposal')
+    const config = validateConfig(options, 'CodeRuntime.openSession() options', SESSION_KEYS, this.#config)
+    const sessionId = native.openSession(this.#engineId, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
+    const launch = (validated, resolve) =>
+      this.#launch(validated, config, resolve, (specs) =>
+        native.startInSession(this.#engineId, sessionId, validated.program, specs, validated.onLog !== undefined),
+      )
+    const close = (session, reason) => {
+      this.#sessions.delete(session)
+      try {
+        native.closeSession(this.#engineId, sessionId, reason)
+      } catch {}
+    }
+    const session = new CodeSession(SESSION_TOKEN, launch, close)
+    this.#sessions.add(session)
+    return session
+  }
+
+  #sessions = new Set()
+
+  /**
+   * Starts a validated request with `start(specs)` (which returns the run's id, or -1 when a
+   * session is gone) and settles it through `resolve`.
+   */
+  #launch(validated, config, resolve, start) {
+    const { namespaces, signal, onLog } = validated
+    this.#stats.started++
+    if (signal?.aborted) {
+      const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
+      this.#count(result, 0)
+      resolve(result)
+      return
+    }
+    const functions = []
+    const specs = namespaces.map((ns) => {
+      for (const [, fn] of ns.members) functions.push([fn, ns.functions])
+      return {
+        global: ns.global,
+        members: ns.members.map(([name]) => name),
+        errorClassName: ns.errorClass?.name,
+        memberNameProperty: ns.errorClass?.memberNameProperty,
+      }
+    })
+    let id
+    try {
+      id = start(specs)
+    } catch (error) {
+      this.#stats.started--
+      throw error
+    }
+    if (id === -1) {
+      const result = { logs: [], error: { kind: 'worker-exit', message: SESSION_GONE } }
+      this.#count(result, 0)
+      resolve(result)
+      return
+    }
+    const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false, startedAt: performance.now() }
+    if (signal) {
+      entry.onAbort = () => {
+        try {
+          native.abort(this.#engineId, id, abortMessage(signal))
+        } catch (error) {
+          this.#engineFailed(id, error)
+        }
+      }
+      signal.addEventListener('abort', entry.onAbort, { once: true })
+    }
+    this.#runs.set(id, entry)
+    if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
   }
 
   /**
@@ -662,10 +796,12 @@ class CodeRuntime {
   }
 
   #sessionsOpen() {
-    return 0
+    return this.#sessions.size
   }
 
   dispose() {
+    for (const session of this.#sessions) session[ABANDON](RUNTIME_DISPOSED)
+    this.#sessions.clear()
     this.#disposed = true
     if (this.#disposing === null) {
       this.#disposing = new Promise((resolve) => this.#engine.dispose(resolve))
@@ -681,6 +817,7 @@ class CodeRuntime {
 Object.defineProperty(CodeRuntime.prototype, Symbol.toStringTag, { value: 'CodeRuntime' })
 
 module.exports.CodeRuntime = CodeRuntime
+module.exports.CodeSession = CodeSession
 module.exports.RESERVED_BINDING_GLOBALS = RESERVED_BINDING_GLOBALS
 module.exports.RESERVED_ERROR_MEMBERS = RESERVED_ERROR_MEMBERS
 module.exports.PORTABLE_RESERVED_WORDS = PORTABLE_RESERVED_WORDS

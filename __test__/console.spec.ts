@@ -23,18 +23,10 @@ beforeAll(async () => {
 }, 120_000)
 
 /**
- * Cases the sandbox does not print as Node does yet (issue 5 stays open until this is
- * empty). Each is asserted to still differ, so fixing one fails its test until it is
- * removed from here.
- * - Map/Set iterators: their remaining entries are not readable from JavaScript yet.
+ * Cases the sandbox does not print as Node does (none left). A case listed here is asserted
+ * to still differ, so fixing one fails its test until it is removed from here.
  */
-const KNOWN_DIFFERENCES = new Set([
-  'iterator: map entries',
-  'iterator: map keys and values',
-  'iterator: set values',
-  'iterator: set entries',
-  'iterator: map iterator partially consumed',
-])
+const KNOWN_DIFFERENCES = new Set<string>([])
 
 describe('console.log prints exactly what Node prints', () => {
   test('the corpus has at least 150 cases', () => {
@@ -88,7 +80,7 @@ function nodeConsole(source: string): string[] {
  * Console cases the sandbox does not print as Node does (each asserted to still differ).
  * - Map/Set iterators: their remaining entries are not readable without consuming them.
  */
-const CONSOLE_KNOWN_DIFFERENCES = new Set<string>(['table: Map iterator', 'table: Set iterator'])
+const CONSOLE_KNOWN_DIFFERENCES = new Set<string>([])
 
 const methodRuns = new Map<string, Awaited<ReturnType<typeof runOn>>>()
 beforeAll(async () => {

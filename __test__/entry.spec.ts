@@ -5,7 +5,7 @@ import { join } from 'node:path'
 
 const root = join(__dirname, '..')
 const require = createRequire(import.meta.url)
-const NAMES = ['CodeRuntime', 'PORTABLE_RESERVED_WORDS', 'RESERVED_BINDING_GLOBALS', 'RESERVED_ERROR_MEMBERS']
+const NAMES = ['CodeRuntime', 'CodeSession', 'PORTABLE_RESERVED_WORDS', 'RESERVED_BINDING_GLOBALS', 'RESERVED_ERROR_MEMBERS']
 
 describe('package entry', () => {
   test('require() exposes exactly the runtime names', () => {

@@ -212,3 +212,17 @@ describe('hostile programs cannot break error reporting', () => {
     expect(r).toEqual({ logs: [], value: 1e5 })
   })
 })
+
+describe('console.trace', () => {
+  test('prints Trace: and the formatted arguments, then the caller stack in program positions', async () => {
+    const r = await runOn(
+      rt,
+      'console.trace()\ninterface P { n: number }\nfunction f(p: P) { console.trace("at %d", p.n, { deep: [1] }) }\nf({ n: 5 })\nconsole.group("g")\nconsole.trace("grouped")',
+    )
+    expect(r.error).toBeUndefined()
+    expect(r.logs[0]).toMatch(/^Trace\n {4}at program\.ts:1:\d+$/)
+    expect(r.logs[1]).toMatch(/^Trace: at 5 \{ deep: \[ 1 \] \}\n {4}at f \(program\.ts:3:\d+\)\n {4}at program\.ts:4:\d+$/)
+    expect(r.logs[2]).toBe('g')
+    expect(r.logs[3]).toMatch(/^ {2}Trace: grouped\n {6}at program\.ts:6:\d+$/)
+  })
+})

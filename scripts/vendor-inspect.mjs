@@ -53,6 +53,11 @@ const patches = [
     'getPromiseDetails:t=>{const s=__natives.promiseState(t);return 0===s?[g,void 0]:[2===s?h:1,__natives.promiseResult(t)]}',
   ],
   ['getProxyDetails:y.getProxyDetails', 'getProxyDetails:(t,e=!0)=>__natives.proxyDetails(t,e)'],
+  // What a Map or Set iterator has left, read by the engine without advancing it.
+  [
+    'previewEntries:t=>[[],!1]',
+    'previewEntries:(t,e)=>{const r=__natives.previewEntries(t);return void 0===r?e?[[],!1]:[]:e?r:r[0]}',
+  ],
   // Node 20 prints a Proxy as its target; later versions wrap it in `Proxy(…)`.
   ['c=je(e=c,!1),s+=1', 'c=je(e=c,!1)'],
   // The realm has no URL (a web global of the program's realm only): nothing is a URL here.

@@ -10,8 +10,8 @@
 use code_runtime_core::handoff::Handoff;
 use code_runtime_core::test_hooks;
 use code_runtime_core::{
-  BindingSpec, Engine, EngineConfig, ErrorClassSpec, Failure, FailureKind, Host, HostCall, Limits,
-  RunId, RunOptions, SettleBatch,
+  BindingSpec, Engine, EngineConfig, EngineError, ErrorClassSpec, Failure, FailureKind, Host,
+  HostCall, Limits, RunId, RunOptions, SettleBatch,
 };
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -166,17 +166,7 @@ pub fn start(
   test_hooks::panic_if_asked(&program, test_hooks::EDGE_PANIC, "start");
   let limits =
     Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
-  let bindings = bindings
-    .into_iter()
-    .map(|b| BindingSpec {
-      global: b.global,
-      members: b.members,
-      error_class: b.error_class_name.map(|name| ErrorClassSpec {
-        name,
-        member_name_property: b.member_name_property.unwrap_or_default(),
-      }),
-    })
-    .collect();
+  let bindings = binding_specs(bindings);
   let disposed = || Error::new(Status::GenericFailure, "CodeRuntime.run() called after disposal");
   match engine(engine_id).ok_or_else(disposed)?.start_with(
     program,
@@ -187,6 +177,72 @@ pub fn start(
     Ok(id) => Ok(id as f64),
     Err(_) => Err(disposed()),
   }
+}
+
+/// Opens a session (see `Engine::open_session`) and returns its id.
+#[napi(catch_unwind)]
+pub fn open_session(
+  engine_id: u32,
+  compute_ms: f64,
+  max_wall_ms: f64,
+  max_output_bytes: f64,
+  max_heap_mb: f64,
+) -> Result<f64> {
+  let limits =
+    Limits { compute_ms, max_wall_ms, max_output_bytes: max_output_bytes as u64, max_heap_mb };
+  let disposed =
+    || Error::new(Status::GenericFailure, "CodeRuntime.openSession() called after disposal");
+  match engine(engine_id).ok_or_else(disposed)?.open_session(limits) {
+    Ok(id) => Ok(id as f64),
+    Err(_) => Err(disposed()),
+  }
+}
+
+/// Starts the next run of session `sessionId`; returns the run's id, or -1 when the
+/// session is gone (closed or dead).
+#[napi(catch_unwind)]
+pub fn start_in_session(
+  engine_id: u32,
+  session_id: f64,
+  program: String,
+  bindings: Vec<NativeBinding>,
+  live_logs: bool,
+) -> Result<f64> {
+  test_hooks::panic_if_asked(&program, test_hooks::EDGE_PANIC, "startInSession");
+  let disposed = || Error::new(Status::GenericFailure, "CodeSession.run() called after disposal");
+  let engine = engine(engine_id).ok_or_else(disposed)?;
+  match engine.start_in_session(
+    session_id as RunId,
+    program,
+    binding_specs(bindings),
+    RunOptions { live_logs },
+  ) {
+    Ok(id) => Ok(id as f64),
+    Err(EngineError::SessionGone) => Ok(-1.0),
+    Err(EngineError::Disposed) => Err(disposed()),
+  }
+}
+
+/// Closes session `sessionId`: its run in progress ends as `abort` with `reason`.
+#[napi(catch_unwind)]
+pub fn close_session(engine_id: u32, session_id: f64, reason: String) {
+  if let Some(engine) = engine(engine_id) {
+    engine.close_session(session_id as RunId, reason);
+  }
+}
+
+fn binding_specs(bindings: Vec<NativeBinding>) -> Vec<BindingSpec> {
+  bindings
+    .into_iter()
+    .map(|b| BindingSpec {
+      global: b.global,
+      members: b.members,
+      error_class: b.error_class_name.map(|name| ErrorClassSpec {
+        name,
+        member_name_property: b.member_name_property.unwrap_or_default(),
+      }),
+    })
+    .collect()
 }
 
 /// The host's answer to one binding call (the common case of `settleCalls`, without the

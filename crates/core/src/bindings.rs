@@ -82,7 +82,7 @@ pub fn install<'js>(
 ) -> rquickjs::Result<()> {
   let error: Constructor = globals.get("Error")?;
   let mut classes = Vec::new();
-  let specs = shared.directory.specs.clone();
+  let specs = shared.directory.borrow().specs.clone();
   for (n, spec) in specs.iter().enumerate() {
     let class = match &spec.error_class {
       Some(ec) if is_identifier(&ec.name) => {
@@ -114,7 +114,8 @@ pub fn install<'js>(
       )
     };
     let ns = ns.into_object().ok_or(rquickjs::Error::Exception)?;
-    let first = shared.directory.functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
+    let first =
+      shared.directory.borrow().functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
     for (m, member) in spec.members.iter().enumerate() {
       let f = binding_function(ctx, shared, first + m as u32, member)?;
       raw::define(ctx, &ns, member, f, qjs::JS_PROP_C_W_E)?;
@@ -148,13 +149,14 @@ fn binding_function<'js>(
   let mut data = [
     qjs::JS_MKVAL(qjs::JS_TAG_INT, address as u32 as i32),
     qjs::JS_MKVAL(qjs::JS_TAG_INT, (address >> 32) as u32 as i32),
+    qjs::JS_MKVAL(qjs::JS_TAG_INT, shared.generation.get() as u32 as i32),
   ];
   // SAFETY: JS_NewCFunctionData copies the data values; the function reference goes to
   // Value::from_raw. The `name` property is defined on our own fresh function object.
   unsafe {
     let f = Value::from_raw(
       ctx.clone(),
-      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 2, data.as_mut_ptr()),
+      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 3, data.as_mut_ptr()),
     );
     if raw::tag(f.as_raw()) == qjs::JS_TAG_EXCEPTION {
       return Err(rquickjs::Error::Exception);
@@ -167,6 +169,8 @@ fn binding_function<'js>(
 }
 
 const BINDING_FAILED: &std::ffi::CStr = c"the binding call failed inside the engine";
+const STALE_BINDING: &std::ffi::CStr =
+  c"this binding function belongs to an earlier run of the session; call the current run's bindings";
 
 /// The C entry of every member function.
 unsafe extern "C" fn binding_entry(
@@ -181,12 +185,19 @@ unsafe extern "C" fn binding_entry(
     let ctx_ptr = std::ptr::NonNull::new(c)?;
     // SAFETY: QuickJS calls us with a live context on the thread running it. data[0..2]
     // hold the address of the run's RunShared, which outlives the context (Run drops the
-    // context and runtime before its `shared` field). argv holds argc values.
+    // context and runtime before its `shared` field), data[2] the run it was made for.
+    // argv holds argc values.
     unsafe {
       let ctx = Ctx::from_raw(ctx_ptr);
       let low = qjs::JS_VALUE_GET_INT(*data) as u32 as u64;
       let high = qjs::JS_VALUE_GET_INT(*data.add(1)) as u32 as u64;
       let shared = &*(((high << 32) | low) as usize as *const RunShared);
+      let generation = qjs::JS_VALUE_GET_INT(*data.add(2)) as u32;
+      if generation != shared.generation.get() as u32 {
+        // Kept from an earlier run of a session: its index names that run's function.
+        qjs::JS_ThrowTypeError(c, STALE_BINDING.as_ptr());
+        return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
+      }
       let args: Vec<Value> = (0..argc.max(0) as usize)
         .map(|i| Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))))
         .collect();
@@ -248,21 +259,23 @@ fn make_error<'js>(
   index: u32,
   message: &str,
 ) -> rquickjs::Result<Value<'js>> {
-  let (n, m) = shared.directory.functions.get(index as usize).copied().unwrap_or((0, 0));
-  let (ctor, class_member) = {
+  let (ctor, class_member, member) = {
+    let directory = shared.directory.borrow();
+    let (n, m) = directory.functions.get(index as usize).copied().unwrap_or((0, 0));
+    let member = directory.specs.get(n).and_then(|s| s.members.get(m).cloned()).unwrap_or_default();
     let h = shared.bindings.borrow();
     match h.classes.get(n).and_then(|c| c.clone()) {
       Some(class) => (
         Some(class),
-        shared.directory.specs[n].error_class.as_ref().map(|e| e.member_name_property.clone()),
+        directory.specs[n].error_class.as_ref().map(|e| e.member_name_property.clone()),
+        member,
       ),
-      None => (h.error.clone(), None),
+      None => (h.error.clone(), None, member),
     }
   };
   let ctor = ctor.ok_or(rquickjs::Error::Exception)?.restore(ctx)?;
   let err: Object = ctor.construct((message,))?;
   if let Some(prop) = class_member {
-    let member = shared.directory.specs[n].members.get(m).cloned().unwrap_or_default();
     let member = rquickjs::String::from_str(ctx.clone(), &member)?;
     raw::define(ctx, &err, &prop, member.into_value(), qjs::JS_PROP_C_W_E)?;
   }

@@ -20,6 +20,9 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// Origin of [`RunControl`]'s clock readings (atomics hold nanoseconds since it).
+static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
+
 /// Why a run must stop. Stored as a `u8`; the first cause set wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -88,7 +91,10 @@ pub struct RunControl {
   pub limits: Limits,
   cause: AtomicU8,
   pub abort_reason: Mutex<Option<String>>,
-  started: Instant,
+  /// When the run (a session: its current run) started, in ns since [`EPOCH`].
+  started_ns: AtomicU64,
+  /// The run this control currently governs (a session's runs share one control).
+  current: AtomicU64,
   /// CPU nanoseconds used by finished slices.
   cpu_used_ns: AtomicU64,
   /// Thread CPU clock at the start of the current slice (0 until first read in the slice).
@@ -107,7 +113,8 @@ impl RunControl {
       limits,
       cause: AtomicU8::new(StopCause::None as u8),
       abort_reason: Mutex::new(None),
-      started: Instant::now(),
+      started_ns: AtomicU64::new(EPOCH.elapsed().as_nanos() as u64),
+      current: AtomicU64::new(0),
       cpu_used_ns: AtomicU64::new(0),
       slice_start_ns: AtomicU64::new(0),
       slice_wall_start_ns: AtomicU64::new(0),
@@ -117,7 +124,34 @@ impl RunControl {
   }
 
   pub fn started(&self) -> Instant {
-    self.started
+    *EPOCH + std::time::Duration::from_nanos(self.started_ns.load(Ordering::Acquire))
+  }
+
+  fn since_started(&self) -> std::time::Duration {
+    EPOCH
+      .elapsed()
+      .saturating_sub(std::time::Duration::from_nanos(self.started_ns.load(Ordering::Acquire)))
+  }
+
+  /// The next run of a session starts: fresh budgets, no stop cause, under `run`'s id. The
+  /// heap stays exhausted once it was (the session is dead).
+  pub fn restart(&self, run: u64) {
+    self.started_ns.store(EPOCH.elapsed().as_nanos() as u64, Ordering::Release);
+    self.cpu_used_ns.store(0, Ordering::Release);
+    self.slice_start_ns.store(0, Ordering::Release);
+    self.slice_wall_start_ns.store(0, Ordering::Release);
+    *self.abort_reason.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    self.current.store(run, Ordering::Release);
+    self.cause.store(StopCause::None as u8, Ordering::Release);
+  }
+
+  /// The run governed now (see [`Self::restart`]; 0 for a plain run).
+  pub fn current(&self) -> u64 {
+    self.current.load(Ordering::Acquire)
+  }
+
+  pub fn heap_exhausted(&self) -> bool {
+    self.heap_exhausted.load(Ordering::Acquire)
   }
 
   pub fn cause(&self) -> StopCause {
@@ -147,7 +181,7 @@ impl RunControl {
   /// (the common case: settle a call, run to the next `await`) is charged its wall time,
   /// which on a running thread is its CPU time; a long slice is charged exact CPU time.
   pub fn begin_slice(&self) {
-    self.slice_wall_start_ns.store(self.started.elapsed().as_nanos() as u64 + 1, Ordering::Release);
+    self.slice_wall_start_ns.store(self.since_started().as_nanos() as u64 + 1, Ordering::Release);
     self.slice_start_ns.store(0, Ordering::Release);
   }
 
@@ -160,7 +194,7 @@ impl RunControl {
     let used = if cpu_start != 0 {
       thread_cpu_ns().saturating_sub(cpu_start)
     } else {
-      (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start)
+      (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start)
     };
     self.cpu_used_ns.fetch_add(used, Ordering::AcqRel);
   }
@@ -181,7 +215,7 @@ impl RunControl {
     let mut cpu_start = self.slice_start_ns.load(Ordering::Acquire);
     if cpu_start == 0 {
       // First check in this slice: count the slice so far as on-CPU.
-      let so_far = (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start);
+      let so_far = (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start);
       cpu_start = now.saturating_sub(so_far).max(1);
       self.slice_start_ns.store(cpu_start, Ordering::Release);
     }
@@ -226,7 +260,7 @@ impl RunControl {
     if wall_start == 0 {
       return;
     }
-    let in_slice = (self.started.elapsed().as_nanos() as u64 + 1).saturating_sub(wall_start);
+    let in_slice = (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start);
     if in_slice >= crate::priority::DEMOTE_AFTER.as_nanos() as u64 {
       crate::priority::demote_current();
     }
@@ -259,7 +293,7 @@ impl RunControl {
   }
 
   pub fn wall_elapsed_ms(&self) -> f64 {
-    self.started.elapsed().as_secs_f64() * 1000.0
+    self.since_started().as_secs_f64() * 1000.0
   }
 }
 

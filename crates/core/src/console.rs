@@ -3,7 +3,9 @@
 //! It behaves as Node 20's `new Console({ stdout, stderr, groupIndentation: 2, inspectOptions:
 //! { depth: 4, maxArrayLength: 100, maxStringLength: 10000 } })` with both streams going to
 //! `logs` (one entry per call, multi-line allowed):
-//! - `log`/`info`/`debug`/`dirxml`/`warn`/`error` (and, for now, `trace`) print their
+//! - `trace(...args)` prints `Trace: <args as log formats them>` and the caller's stack, in
+//!   V8's layout with the program's own positions ([`crate::stack`]);
+//! - `log`/`info`/`debug`/`dirxml`/`warn`/`error` print their
 //!   arguments as `util.format` does: plain primitives here, anything else through Node's
 //!   own `util.format` in the inspector realm ([`crate::inspector`]), and through the
 //!   engine's own safe renderer ([`crate::inspect`]) when that realm cannot render them;
@@ -53,7 +55,7 @@ pub const MAX_LABELS: usize = 10_000;
 const GROUP_INDENT: usize = 2;
 
 /// Methods that print their arguments as one entry.
-const PRINTING: &[&str] = &["log", "info", "warn", "error", "debug", "trace", "dirxml"];
+const PRINTING: &[&str] = &["log", "info", "warn", "error", "debug", "dirxml"];
 
 type LabelKey = (u64, u64);
 
@@ -77,7 +79,8 @@ pub fn install<'js>(
   for &name in PRINTING {
     method(ctx, &console, shared, name, log)?;
   }
-  let methods: [(&str, Method<'js>); 12] = [
+  let methods: [(&str, Method<'js>); 13] = [
+    ("trace", trace),
     ("dir", dir),
     ("table", table),
     ("group", group),
@@ -112,6 +115,29 @@ fn method<'js>(
   })?
   .with_name(name)?;
   console.set(name, func)
+}
+
+/// Node's `trace`: `{ name: 'Trace', message: format(args) }` with the caller's stack.
+fn trace<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+  let message = format_args(ctx, shared, args);
+  let mut entry = b"Trace".to_vec();
+  if !message.is_empty() {
+    entry.extend_from_slice(b": ");
+    entry.extend_from_slice(&message);
+  }
+  let frames = shared.stacks.current_frames(ctx);
+  // This native function itself, should QuickJS list it.
+  let frames = match frames.split_once('\n') {
+    Some((first, rest)) if first.starts_with("    at trace (") => rest,
+    None if frames.starts_with("    at trace (") => "",
+    _ => frames.as_str(),
+  };
+  if !frames.is_empty() {
+    entry.push(b'\n');
+    entry.extend_from_slice(frames.as_bytes());
+  }
+  emit(shared, entry);
+  Ok(())
 }
 
 fn log<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {

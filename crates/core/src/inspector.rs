@@ -284,6 +284,7 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
     (c"promiseResult", promise_result as NativeFn, 1),
     (c"proxyDetails", proxy_details as NativeFn, 2),
     (c"sameClass", same_class as NativeFn, 2),
+    (c"previewEntries", crate::previews::preview_entries as NativeFn, 1),
     (c"lockdown", lockdown as NativeFn, 1),
   ]
   .into_iter()

@@ -27,6 +27,7 @@ pub mod ledger;
 pub mod messages;
 pub mod pool;
 pub(crate) mod prelude;
+pub(crate) mod previews;
 pub mod priority;
 pub(crate) mod raw;
 pub mod run;
@@ -93,6 +94,8 @@ pub struct EngineConfig {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EngineError {
   Disposed,
+  /// The session was closed, or died (its heap was exhausted).
+  SessionGone,
 }
 
 struct Mailbox {
@@ -106,6 +109,8 @@ struct RunCell {
   control: Arc<RunControl>,
   mailbox: Mutex<Mailbox>,
   run: Mutex<Option<Run>>,
+  /// A session's kernel is to be freed once its current run (if any) has ended.
+  closing: AtomicBool,
 }
 
 struct Inner {
@@ -195,27 +200,102 @@ impl Engine {
         control: control.clone(),
         mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
         run: Mutex::new(Some(run)),
+        closing: AtomicBool::new(false),
       }
     });
     lock(&self.inner.runs).insert(id, cell.clone());
     if self.inner.disposed.load(Ordering::Acquire) {
       control.stop(StopCause::Disposed);
     }
-    let ceiling = control.started() + Duration::from_secs_f64(limits.max_wall_ms / 1000.0);
-    let weak_cell = Arc::downgrade(&cell);
+    self.wall_ceiling(&cell, id, control.started());
+    post(&self.inner, &cell, Event::Start);
+    Ok(id)
+  }
+
+  /// Stops run `id` (of `cell`) at its wall-clock ceiling, unless the cell has moved on to
+  /// another run by then (a session).
+  fn wall_ceiling(&self, cell: &Arc<RunCell>, id: RunId, started: Instant) {
+    let ceiling = started + Duration::from_secs_f64(cell.control.limits.max_wall_ms / 1000.0);
+    let weak_cell = Arc::downgrade(cell);
     let weak_inner = Arc::downgrade(&self.inner);
+    let session = cell.id != id;
     self.inner.clock.at(
       ceiling,
       live(weak_cell.clone()),
       Box::new(move || {
         if let (Some(cell), Some(inner)) = (weak_cell.upgrade(), weak_inner.upgrade()) {
+          if session && cell.control.current() != id {
+            return;
+          }
           cell.control.stop(StopCause::Wall);
           post(&inner, &cell, Event::Wake);
         }
       }),
     );
-    post(&self.inner, &cell, Event::Start);
+  }
+
+  /// Opens a session: a JavaScript world whose runs ([`Engine::start_in_session`]) execute
+  /// one after another, keeping globals between them. `limits` apply to each run, the heap
+  /// limit to the session.
+  pub fn open_session(&self, limits: Limits) -> Result<RunId, EngineError> {
+    if self.inner.disposed.load(Ordering::Acquire) {
+      return Err(EngineError::Disposed);
+    }
+    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+    let control = Arc::new(RunControl::new(limits));
+    let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
+      let wake_at = wake_at(&self.inner, weak_cell.clone());
+      let run = Run::session(id, control.clone(), self.inner.host.clone(), wake_at);
+      RunCell {
+        id,
+        control: control.clone(),
+        mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
+        run: Mutex::new(Some(run)),
+        closing: AtomicBool::new(false),
+      }
+    });
+    lock(&self.inner.runs).insert(id, cell);
     Ok(id)
+  }
+
+  /// Starts the next run of `session`. The caller runs a session's runs one at a time (a
+  /// second while one is in progress waits behind it in the kernel's mailbox). Fails when
+  /// the session is closed, dead (the kernel is gone) or the engine disposed.
+  pub fn start_in_session(
+    &self,
+    session: RunId,
+    program: String,
+    bindings: Vec<BindingSpec>,
+    options: RunOptions,
+  ) -> Result<RunId, EngineError> {
+    if self.inner.disposed.load(Ordering::Acquire) {
+      return Err(EngineError::Disposed);
+    }
+    let cell = self.cell(session).filter(|c| !c.closing.load(Ordering::Acquire));
+    let Some(cell) = cell else {
+      return Err(EngineError::SessionGone);
+    };
+    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+    lock(&self.inner.runs).insert(id, cell.clone());
+    self.wall_ceiling(&cell, id, Instant::now());
+    let spec = RunSpec { id, program, bindings, live_logs: options.live_logs };
+    post(&self.inner, &cell, Event::StartInSession(spec));
+    Ok(id)
+  }
+
+  /// Closes a session: a run in progress ends as `abort` with `reason`, and the world is
+  /// freed after it.
+  pub fn close_session(&self, session: RunId, reason: String) {
+    let Some(cell) = self.cell(session) else {
+      return;
+    };
+    if cell.closing.swap(true, Ordering::AcqRel) {
+      return;
+    }
+    if cell.control.current() != 0 {
+      self.abort(cell.control.current(), reason);
+    }
+    post(&self.inner, &cell, Event::Wake);
   }
 
   /// Many answers in one batch (see [`SettleBatch`]).
@@ -252,6 +332,7 @@ impl Engine {
     self.inner.disposed.store(true, Ordering::Release);
     let cells: Vec<Arc<RunCell>> = lock(&self.inner.runs).values().cloned().collect();
     for cell in cells {
+      cell.closing.store(true, Ordering::Release);
       cell.control.stop(StopCause::Disposed);
       post(&self.inner, &cell, Event::Wake);
     }
@@ -305,6 +386,7 @@ impl Drop for Engine {
     self.inner.disposed.store(true, Ordering::Release);
     let cells: Vec<Arc<RunCell>> = lock(&self.inner.runs).values().cloned().collect();
     for cell in cells {
+      cell.closing.store(true, Ordering::Release);
       cell.control.stop(StopCause::Disposed);
       post(&self.inner, &cell, Event::Wake);
     }
@@ -373,30 +455,66 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
       std::mem::take(&mut mb.events)
     };
     let Some(run) = slot.as_mut() else { continue };
-    let json = match catch_unwind(AssertUnwindSafe(|| run.step(events))) {
-      Ok(None) => continue,
-      Ok(Some(json)) => json,
+    let ended = match catch_unwind(AssertUnwindSafe(|| run.step(events))) {
+      Ok(ended) => ended,
       Err(panic) => {
         let failure = run::failure_of_panic(&*panic);
-        catch_unwind(AssertUnwindSafe(|| run.finish(Completion::Failed(failure.clone()))))
-          .unwrap_or_else(|_| result_without_running(failure, cell.control.limits.max_output_bytes))
+        let id = run.current_id();
+        let json =
+          catch_unwind(AssertUnwindSafe(|| run.finish(Completion::Failed(failure.clone()))))
+            .unwrap_or_else(|_| {
+              result_without_running(failure, cell.control.limits.max_output_bytes)
+            });
+        // An engine that panicked mid-run is not trusted with another run.
+        cell.closing.store(true, Ordering::Release);
+        Some((id, json))
       }
     };
+    let inner = inner.upgrade();
+    let run_ended = ended.is_some();
+    if let Some((id, json)) = ended {
+      if let Some(inner) = &inner {
+        inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
+        inner.host.settled(id, json);
+        if id != cell.id {
+          lock(&inner.runs).remove(&id);
+        }
+      }
+    }
+    let drop_run = match slot.as_ref() {
+      None => true,
+      // A session's kernel goes when it is closed or dead, between runs.
+      Some(run) if run.is_session() => {
+        run.idle() && (cell.closing.load(Ordering::Acquire) || !run.takes_more_runs())
+      }
+      Some(_) => run_ended,
+    };
+    if !drop_run {
+      continue;
+    }
     {
       let mut mb = lock(&cell.mailbox);
       mb.finished = true;
       mb.events.clear();
-    }
-    let inner = inner.upgrade();
-    if let Some(inner) = &inner {
-      inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
-      inner.host.settled(cell.id, json);
     }
     let finished = slot.take();
     if catch_unwind(AssertUnwindSafe(move || drop(finished))).is_err() {
       // The engine's memory for this run is lost, but the process lives on.
     }
     if let Some(inner) = &inner {
+      // Session runs that were still waiting for this kernel end now.
+      let orphans: Vec<RunId> = lock(&inner.runs)
+        .iter()
+        .filter(|(&id, c)| id != cell.id && Arc::ptr_eq(c, cell))
+        .map(|(&id, _)| id)
+        .collect();
+      for id in orphans {
+        lock(&inner.runs).remove(&id);
+        let failure = Failure::new(FailureKind::Abort, messages::SESSION_CLOSED);
+        inner
+          .host
+          .settled(id, result_without_running(failure, cell.control.limits.max_output_bytes));
+      }
       let mut runs = lock(&inner.runs);
       runs.remove(&cell.id);
       if runs.is_empty() {

@@ -15,6 +15,9 @@ pub const BINDING_RESOLUTION_NOT_LOSSLESS: &str = "binding resolution must be lo
 /// `dispose()` ended the run.
 pub const RUNTIME_DISPOSED: &str = "runtime disposed";
 
+/// The `abort` message of a session run ended by the session's `dispose()`.
+pub const SESSION_CLOSED: &str = "session disposed";
+
 /// The program's promise can never settle: nothing is left that could settle it.
 pub const NEVER_SETTLES: &str =
   "Error: the program is waiting on a promise that nothing can settle \

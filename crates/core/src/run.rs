@@ -22,7 +22,7 @@ use crate::ledger::{Completion, Failure, FailureKind, Ledger};
 use crate::stack::{self, Stacks};
 use crate::timers::{self, Timers};
 use crate::{bridge, console, messages, raw, web, Host, HostCall, RunId};
-use code_runtime_transpile::{transpile, TranspileErrorKind, PROGRAM_FILE};
+use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
 use rquickjs::{qjs, CatchResultExt, Context, Ctx, Persistent, Promise, Runtime, Value};
@@ -53,6 +53,8 @@ pub enum Event {
   SettleBatch(SettleBatch),
   /// A timer may be due.
   Timers,
+  /// The next run of a session (see [`Run::session`]).
+  StartInSession(RunSpec),
 }
 
 /// Registers a wake-up (`Event::Timers`) at the given instant.
@@ -61,12 +63,14 @@ pub type WakeAt = Arc<dyn Fn(Instant) + Send + Sync>;
 /// Binding calls waiting to be handed to the host. Shared with the interrupt handler, which
 /// flushes it while a long slice runs.
 pub struct Outbox {
-  run_id: RunId,
+  /// The run the calls and logs belong to (a session's runs share one outbox).
+  run_id: std::sync::atomic::AtomicU64,
   host: Arc<dyn Host>,
   calls: std::sync::Mutex<Vec<HostCall>>,
-  /// Live log entries not yet handed over, as JSON strings joined by commas (`None` when
-  /// the run did not ask for live logs).
-  logs: Option<std::sync::Mutex<String>>,
+  /// Whether the run asked for live logs.
+  live_logs: std::sync::atomic::AtomicBool,
+  /// Live log entries not yet handed over, as JSON strings joined by commas.
+  logs: std::sync::Mutex<String>,
   /// Whether this slice has handed a call over yet.
   sent: std::sync::atomic::AtomicBool,
 }
@@ -77,27 +81,36 @@ impl Outbox {
 
   fn new(run_id: RunId, host: Arc<dyn Host>, live_logs: bool) -> Outbox {
     Outbox {
-      run_id,
+      run_id: run_id.into(),
       host,
       calls: Default::default(),
-      logs: live_logs.then(Default::default),
+      live_logs: live_logs.into(),
+      logs: Default::default(),
       sent: Default::default(),
     }
   }
 
+  /// The next run of a session: its calls and logs go out under its id.
+  fn restart(&self, run_id: RunId, live_logs: bool) {
+    self.run_id.store(run_id, std::sync::atomic::Ordering::Relaxed);
+    self.live_logs.store(live_logs, std::sync::atomic::Ordering::Relaxed);
+  }
+
+  fn run_id(&self) -> RunId {
+    self.run_id.load(std::sync::atomic::Ordering::Relaxed)
+  }
+
   pub fn wants_logs(&self) -> bool {
-    self.logs.is_some()
+    self.live_logs.load(std::sync::atomic::Ordering::Relaxed)
   }
 
   /// Queues one log entry (a JSON string) for the host; it goes with the next flush.
   pub fn push_log(&self, entry_json: String) {
-    if let Some(logs) = &self.logs {
-      let mut logs = logs.lock().unwrap_or_else(|p| p.into_inner());
-      if !logs.is_empty() {
-        logs.push(',');
-      }
-      logs.push_str(&entry_json);
+    let mut logs = self.logs.lock().unwrap_or_else(|p| p.into_inner());
+    if !logs.is_empty() {
+      logs.push(',');
     }
+    logs.push_str(&entry_json);
   }
 
   pub fn begin_slice(&self) {
@@ -118,11 +131,9 @@ impl Outbox {
   }
 
   pub fn flush(&self) {
-    if let Some(logs) = &self.logs {
-      let entries = std::mem::take(&mut *logs.lock().unwrap_or_else(|p| p.into_inner()));
-      if !entries.is_empty() {
-        self.host.logs(self.run_id, format!("[{entries}]"));
-      }
+    let entries = std::mem::take(&mut *self.logs.lock().unwrap_or_else(|p| p.into_inner()));
+    if !entries.is_empty() {
+      self.host.logs(self.run_id(), format!("[{entries}]"));
     }
     let batch = {
       let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
@@ -131,7 +142,7 @@ impl Outbox {
       }
       std::mem::take(&mut *calls)
     };
-    self.host.calls(self.run_id, batch);
+    self.host.calls(self.run_id(), batch);
   }
 }
 
@@ -140,7 +151,11 @@ pub struct RunShared {
   pub ledger: RefCell<Ledger>,
   pub control: Arc<RunControl>,
   pub outbox: Arc<Outbox>,
-  pub directory: Directory,
+  /// The current run's bindings (a session's runs each bring their own).
+  pub directory: RefCell<Directory>,
+  /// The run binding functions belong to: a function kept from an earlier run of a session
+  /// refuses to call (its index names another run's function).
+  pub generation: std::cell::Cell<RunId>,
   pub bindings: RefCell<BindingHandles>,
   pub timers: RefCell<Timers>,
   pub wake_at: WakeAt,
@@ -187,6 +202,12 @@ pub struct Run {
   fatal: Option<String>,
   control: Arc<RunControl>,
   shared: Rc<RunShared>,
+  /// A session's kernel: its world outlives each of its runs.
+  session: bool,
+  /// A session run is in progress.
+  running: bool,
+  /// Why a session cannot run any more (its heap was exhausted), once it cannot.
+  dead: Option<String>,
   // Engine handles, released in `Drop` in this order.
   promise: Option<Persistent<Promise<'static>>>,
   ctx: Option<Context>,
@@ -201,14 +222,8 @@ unsafe impl Send for Run {}
 
 impl Drop for Run {
   fn drop(&mut self) {
-    bindings::clear(&self.shared);
-    self.shared.timers.borrow_mut().clear();
-    self.promise.take();
-    self.shared.stacks.clear();
-    self.shared.inspector.free();
-    self.ctx.take();
-    self.shared.control.attach_runtime(std::ptr::null_mut());
-    self.rt.take();
+    self.end_run_state();
+    self.free_world();
   }
 }
 
@@ -222,7 +237,8 @@ impl Run {
         ledger: RefCell::new(ledger),
         control: control.clone(),
         outbox: Arc::new(Outbox::new(spec.id, host, spec.live_logs)),
-        directory: Directory::new(spec.bindings),
+        directory: RefCell::new(Directory::new(spec.bindings)),
+        generation: std::cell::Cell::new(spec.id),
         bindings: RefCell::new(BindingHandles::default()),
         timers: RefCell::new(Timers::default()),
         wake_at,
@@ -232,15 +248,89 @@ impl Run {
         console: Default::default(),
       }),
       control,
+      session: false,
+      running: false,
+      dead: None,
       promise: None,
       ctx: None,
       rt: None,
     }
   }
 
-  /// Handles the events, runs what is runnable, and returns the result JSON once the run
-  /// has ended.
-  pub fn step(&mut self, events: Vec<Event>) -> Option<String> {
+  /// A session's kernel: one JavaScript world in which the session's runs execute one after
+  /// another ([`Event::StartInSession`]), each with fresh budgets, ledger and bindings under
+  /// its own id, while globals and top-level declarations persist. Idle until the first.
+  pub fn session(id: RunId, control: Arc<RunControl>, host: Arc<dyn Host>, wake_at: WakeAt) -> Run {
+    let spec = RunSpec { id, program: String::new(), bindings: Vec::new(), live_logs: false };
+    let mut run = Run::new(spec, control, host, wake_at);
+    run.program = None;
+    run.session = true;
+    run
+  }
+
+  /// Whether this kernel takes more runs (false for a plain run, a dead or freed session).
+  pub fn takes_more_runs(&self) -> bool {
+    self.session && self.dead.is_none()
+  }
+
+  pub fn is_session(&self) -> bool {
+    self.session
+  }
+
+  /// No run in progress (a session's kernel between runs).
+  pub fn idle(&self) -> bool {
+    self.session && !self.running
+  }
+
+  /// The state of one run: its calls, timers and promise.
+  fn end_run_state(&mut self) {
+    bindings::clear(&self.shared);
+    self.shared.timers.borrow_mut().clear();
+    self.promise.take();
+  }
+
+  /// Frees the JavaScript world (every handle into it first).
+  fn free_world(&mut self) {
+    self.shared.stacks.clear();
+    self.shared.inspector.free();
+    self.ctx.take();
+    self.shared.control.attach_runtime(std::ptr::null_mut());
+    self.rt.take();
+  }
+
+  /// A session run begins: fresh budgets and ledger, its bindings, its id.
+  fn begin_session_run(&mut self, spec: RunSpec) {
+    self.control.restart(spec.id);
+    self.shared.outbox.restart(spec.id, spec.live_logs);
+    self.shared.generation.set(spec.id);
+    *self.shared.directory.borrow_mut() = Directory::new(spec.bindings);
+    *self.shared.ledger.borrow_mut() = Ledger::new(self.control.limits.max_output_bytes);
+    self.fatal = None;
+    self.program = Some(spec.program);
+    self.running = true;
+  }
+
+  /// A session run ended: its state goes; the world stays unless the heap was exhausted.
+  fn end_session_run(&mut self) {
+    self.running = false;
+    self.end_run_state();
+    if self.control.heap_exhausted() {
+      self.dead = Some(messages::heap_limit_reached(self.control.limits.max_heap_mb));
+      self.free_world();
+    }
+  }
+
+  /// Handles the events, runs what is runnable, and returns the run's id and result JSON
+  /// once it has ended (a session: once its current run has).
+  pub fn step(&mut self, mut events: Vec<Event>) -> Option<(RunId, String)> {
+    if self.idle() {
+      let next = events.iter().position(|e| matches!(e, Event::StartInSession(_)))?;
+      let Event::StartInSession(spec) = events.remove(next) else { unreachable!() };
+      // What came before it was for the previous run.
+      events.drain(..next);
+      self.begin_session_run(spec);
+      events.insert(0, Event::Start);
+    }
     self.control.begin_slice();
     self.shared.outbox.begin_slice();
     let mut completion = self.step_inner(events);
@@ -252,14 +342,24 @@ impl Run {
     }
     // Calls made in this slice reach the host before the result does.
     self.shared.outbox.flush();
-    completion.map(|c| self.finish(c))
+    let id = self.shared.generation.get();
+    completion.map(|c| (id, self.finish(c)))
   }
 
   /// The result for a run that ends without running (or after the engine failed).
   pub fn finish(&mut self, completion: Completion) -> String {
     let ledger = std::mem::replace(&mut *self.shared.ledger.borrow_mut(), Ledger::new(0));
     self.control.stop(StopCause::Finished);
-    ledger.finish(completion)
+    let json = ledger.finish(completion);
+    if self.session {
+      self.end_session_run();
+    }
+    json
+  }
+
+  /// The id of the run in progress (a plain run's own).
+  pub fn current_id(&self) -> RunId {
+    self.shared.generation.get()
   }
 
   fn step_inner(&mut self, events: Vec<Event>) -> Option<Completion> {
@@ -298,7 +398,7 @@ impl Run {
               self.fatal = Some(self.describe_thrown(&ctx, &thrown));
             }
           }
-          Event::Start | Event::Wake => {}
+          Event::Start | Event::Wake | Event::StartInSession(_) => {}
         }
       }
       self.decide(&ctx)
@@ -313,7 +413,8 @@ impl Run {
       crate::test_hooks::ENGINE_PANIC,
       "a run on a pool thread",
     );
-    let code = match transpile(&program) {
+    let transformed = if self.session { transpile_session(&program) } else { transpile(&program) };
+    let code = match transformed {
       Ok(t) => {
         self.shared.stacks.set_positions(t.positions);
         t.code
@@ -340,27 +441,24 @@ impl Run {
         ))
       })
     };
-    let rt =
-      Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
-    rt.set_max_stack_size(JS_STACK_LIMIT);
-    // QuickJS starts collecting at 256 KiB of heap and then often; most runs never reach a
-    // few MiB, and the ones that do spend less time in the collector with a higher start.
-    rt.set_gc_threshold(GC_THRESHOLD.min(self.control.limits.heap_bytes() / 4));
-    let control = self.control.clone();
-    let outbox = self.shared.outbox.clone();
-    rt.set_interrupt_handler(Some(Box::new(move || {
-      outbox.flush();
-      control.poll()
-    })));
-    let ctx = Context::full(&rt).map_err(start_failed)?;
-    // SAFETY: the context is alive; this only reads its runtime pointer.
-    let raw_rt = ctx.with(|ctx| unsafe { qjs::JS_GetRuntime(ctx.as_raw().as_ptr()) });
-    self.control.attach_runtime(raw_rt);
-    self.rt = Some(rt);
-    self.ctx = Some(ctx.clone());
-
+    if self.ctx.is_none() {
+      self.create_world(&start_failed)?;
+    } else if let Some(ctx) = self.ctx.clone() {
+      // A session's next run: the world is there; only the bindings are this run's.
+      ctx
+        .with(|ctx| {
+          raw::clear_exception(ctx.as_raw().as_ptr());
+          bindings::install(&ctx, &ctx.globals(), &self.shared)
+        })
+        .map_err(start_failed)?;
+    }
+    let ctx = self.ctx.clone().ok_or_else(|| {
+      Completion::Failed(Failure::new(
+        FailureKind::WorkerExit,
+        messages::engine_start_failed("no context"),
+      ))
+    })?;
     ctx.with(|ctx| -> Result<(), Completion> {
-      self.install(&ctx).map_err(start_failed)?;
       let mut opts = EvalOptions::default();
       opts.global = true;
       opts.strict = true;
@@ -386,6 +484,33 @@ impl Run {
       }
       Ok(())
     })
+  }
+
+  /// Creates the run's QuickJS runtime and context and installs the globals.
+  fn create_world(
+    &mut self,
+    start_failed: &dyn Fn(rquickjs::Error) -> Completion,
+  ) -> Result<(), Completion> {
+    let rt =
+      Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
+    rt.set_max_stack_size(JS_STACK_LIMIT);
+    // QuickJS starts collecting at 256 KiB of heap and then often; most runs never reach a
+    // few MiB, and the ones that do spend less time in the collector with a higher start.
+    rt.set_gc_threshold(GC_THRESHOLD.min(self.control.limits.heap_bytes() / 4));
+    let control = self.control.clone();
+    let outbox = self.shared.outbox.clone();
+    rt.set_interrupt_handler(Some(Box::new(move || {
+      outbox.flush();
+      control.poll()
+    })));
+    let ctx = Context::full(&rt).map_err(start_failed)?;
+    // SAFETY: the context is alive; this only reads its runtime pointer.
+    let raw_rt = ctx.with(|ctx| unsafe { qjs::JS_GetRuntime(ctx.as_raw().as_ptr()) });
+    self.control.attach_runtime(raw_rt);
+    self.rt = Some(rt);
+    self.ctx = Some(ctx.clone());
+
+    ctx.with(|ctx| self.install(&ctx)).map_err(start_failed)
   }
 
   /// Globals the program sees besides the ECMAScript built-ins.
@@ -538,6 +663,7 @@ fn drain_jobs(ctx: &Ctx<'_>, control: &RunControl) {
 }
 
 /// What a run is asked to do.
+#[derive(Debug)]
 pub struct RunSpec {
   pub id: RunId,
   pub program: String,

@@ -19,13 +19,13 @@ use crate::run::RunShared;
 use code_runtime_transpile::{PositionMap, PROGRAM_FILE};
 use rquickjs::function::{Constructor, Rest, This};
 use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// One run's stack formatting state.
 #[derive(Default)]
 pub struct Stacks {
-  positions: OnceCell<PositionMap>,
+  positions: RefCell<PositionMap>,
   engine: RefCell<Option<Engine>>,
 }
 
@@ -58,19 +58,14 @@ struct CallSiteData {
 }
 
 impl Stacks {
-  /// The program's positions, once it is transpiled.
+  /// The program's positions, once it is transpiled (a session: its current run's).
   pub fn set_positions(&self, positions: PositionMap) {
-    let _ = self.positions.set(positions);
+    *self.positions.borrow_mut() = positions;
   }
 
   /// Releases the engine values held here. Must run before the context is freed.
   pub fn clear(&self) {
     self.engine.borrow_mut().take();
-  }
-
-  fn positions(&self) -> &PositionMap {
-    static EMPTY: std::sync::OnceLock<PositionMap> = std::sync::OnceLock::new();
-    self.positions.get().unwrap_or_else(|| EMPTY.get_or_init(PositionMap::default))
   }
 
   /// The frames recorded for `error`, read without running program code.
@@ -83,6 +78,21 @@ impl Stacks {
     let map = map.restore(ctx).ok()?;
     let text: Value = get.restore(ctx).ok()?.call((This(map), error.clone())).ok()?;
     text.as_string().and_then(|s| s.to_string().ok())
+  }
+
+  /// The frames of the current call stack (the innermost first, this native call
+  /// included), as `error.stack` shows them; empty if the program took over
+  /// `Error.prepareStackTrace`.
+  pub fn current_frames<'js>(&self, ctx: &Ctx<'js>) -> String {
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: JS_NewError returns a new reference (or JS_EXCEPTION) that Value::from_raw
+    // takes over; QuickJS records the stack through our hook while making it.
+    let error = unsafe { Value::from_raw(ctx.clone(), qjs::JS_NewError(c)) };
+    if raw::tag(error.as_raw()) == qjs::JS_TAG_EXCEPTION {
+      raw::clear_exception(c);
+      return String::new();
+    }
+    self.frames_of(ctx, &error).unwrap_or_default()
   }
 
   fn is_our_getter(&self, v: qjs::JSValue) -> bool {
@@ -404,7 +414,7 @@ fn prepare_stack<'js>(
     return Ok(Value::new_undefined(ctx.clone()));
   };
   let c = ctx.as_raw().as_ptr();
-  let frames = format_call_sites(c, sites.as_raw(), shared.stacks.positions());
+  let frames = format_call_sites(c, sites.as_raw(), &shared.stacks.positions.borrow());
   let whole = join(safe_header(c, obj.as_raw()), &frames);
   let (map, set, getter, setter) = {
     let engine = shared.stacks.engine.borrow();

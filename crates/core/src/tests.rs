@@ -574,3 +574,29 @@ fn console_keeps_a_bounded_number_of_labels() {
   assert!(logs[10_000].starts_with("t0: "), "{}", logs[10_000]);
   assert!(logs[10_001].starts_with("again: "), "{}", logs[10_001]);
 }
+
+#[test]
+fn map_iterators_preview_what_is_left() {
+  // Read through QuickJS's own iterator and record layouts (`previews.rs`): every kind of
+  // Map and Set iterator, fresh, part-consumed, with deleted records, and exhausted.
+  let v = run(
+    "const m = new Map([[1, 'a'], [2, 'b'], [3, 'c']]); const s = new Set(['x', 'y', 'z']);
+     const e = m.entries(); e.next();
+     const k = m.keys(); m.delete(2);
+     const sv = s.values(); sv.next(); sv.next();
+     const done = s.entries(); for (const _ of done) {}
+     console.log(e); console.log(k); console.log(m.values()); console.log(sv); console.log(s.entries()); console.log(done)",
+  );
+  assert_eq!(
+    v["logs"],
+    serde_json::json!([
+      "[Map Entries] { [ 3, 'c' ] }",
+      "[Map Iterator] { 1, 3 }",
+      "[Map Iterator] { 'a', 'c' }",
+      "[Set Iterator] { 'z' }",
+      "[Set Entries] { [ 'x', 'x' ], [ 'y', 'y' ], [ 'z', 'z' ] }",
+      "[Set Entries] {  }"
+    ]),
+    "{v}"
+  );
+}

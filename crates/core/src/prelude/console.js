@@ -192,8 +192,12 @@ IN THE SOFTWARE.
   const isSet = sameClassAs([new Set()])
   const isMapIterator = sameClassAs([new Map().entries()])
   const isSetIterator = sameClassAs([new Set().values()])
-  // Node reads an iterator's remaining entries without advancing it; nothing here can.
-  const previewEntries = (iterator, isIterator) => (isIterator ? [[], false] : [])
+  // An iterator's remaining entries, read by the engine without advancing it (as V8's).
+  const previewEntries = (iterator, isIterator) => {
+    const preview = natives.previewEntries(iterator)
+    if (preview === undefined) return isIterator ? [[], false] : []
+    return isIterator ? preview : preview[0]
+  }
   // (no Buffer in the program's realm)
   const isArray = (v) => ArrayIsArray(v) || isTypedArray(v)
 
