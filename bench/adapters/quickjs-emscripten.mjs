@@ -2,7 +2,8 @@
 // fresh QuickJSRuntime + context per run, all on the Node main thread. Given the same limits
 // as ours where the library has them: a memory limit and a deadline interrupt handler.
 // Bindings cross as JSON strings through one host function that returns a QuickJS promise;
-// the completion crosses as a JSON string. No TypeScript transform, no console rendering.
+// the completion is read with `context.dump` (JSON). No TypeScript transform, no console
+// rendering.
 // Interface: see ours.mjs.
 import { requirePeer } from './peers.mjs'
 
@@ -61,7 +62,7 @@ export async function create() {
       `{ const h = globalThis.__host; delete globalThis.__host; const t = Object.create(null);` +
       ` for (const n of ${names}) t[n] = (a) => h(n, a === undefined ? 'null' : JSON.stringify(a)).then(JSON.parse);` +
       ` globalThis.tools = t }\n` +
-      `(async () => {\n${program}\n})().then((v) => (v === undefined ? undefined : JSON.stringify(v)))`
+      `(async () => {\n${program}\n})()`
     const evaluated = ctx.evalCode(source, 'program.js')
     if (evaluated.error) {
       const message = JSON.stringify(ctx.dump(evaluated.error))
@@ -83,9 +84,12 @@ export async function create() {
           r.error.dispose()
           throw new Error(`exception: ${message}`)
         }
-        const json = ctx.typeof(r.value) === 'string' ? ctx.getString(r.value) : undefined
+        // `dump` serializes with QuickJS's JSON.stringify from the host, outside any job:
+        // stringifying 50,000 objects inside a QuickJS job (`.then(JSON.stringify)`) leaks
+        // an object in this build, which aborts at JS_FreeRuntime (list_empty(&rt->gc_obj_list)).
+        const value = ctx.dump(r.value)
         r.value.dispose()
-        return { value: json === undefined ? undefined : JSON.parse(json), logs: [] }
+        return { value, logs: [] }
       } finally {
         for (const d of open) d.dispose()
         ctx.dispose()
