@@ -26,16 +26,18 @@ export function renderChart(result) {
       }
       const oursText = !ours ? '—' : ours.error ? 'error' : `${fmt(ours[m.key])} ${m.unit}`
       const target = m.target !== undefined ? ` (target ≤${fmt(m.target)})` : ''
-      groups.push({ title: `${s.num}. ${s.title.split(',')[0].replace(/:.*$/, '')}${m.label ? ` — ${m.label}` : ''}`, ours: `ours ${oursText}${target}`, unit: m.unit, bars })
+      // A scenario only ours runs has nothing to compare: left out.
+      if (bars.length === 0) continue
+      groups.push({ title: `${s.num}. ${s.short ?? s.title}${m.label ? ` — ${m.label}` : ''}`, ours: `ours ${oursText}${target}`, unit: m.unit, bars })
     }
   })
 
   const ratios = groups.flatMap((g) => g.bars.filter((b) => b.ratio > 0).map((b) => b.ratio))
   const lo = Math.min(0.1, 10 ** Math.floor(Math.log10(Math.min(...ratios, 1))))
   const hi = Math.max(10, 10 ** Math.ceil(Math.log10(Math.max(...ratios, 1))))
-  const W = 980
-  const LEFT = 330
-  const PLOT = 400
+  const W = 1100
+  const LEFT = 300
+  const PLOT = 380
   const BAR = 11
   const GAP = 4
   const x = (r) => LEFT + ((Math.log10(r) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * PLOT
@@ -56,7 +58,8 @@ export function renderChart(result) {
       const w = Math.max(1, Math.abs(x(b.ratio) - x(1)))
       const style = b.capped ? `fill="${color}" fill-opacity="0.35" stroke="${color}" stroke-dasharray="3 2"` : `fill="${color}"`
       out.push(`<rect x="${x0.toFixed(1)}" y="${by}" width="${w.toFixed(1)}" height="${BAR}" ${style}><title>${esc(`${b.name}: ${fmt(b.value)} ${g.unit}${b.note ? ` (${b.note})` : ''}`)}</title></rect>`)
-      const label = `${b.name} ${fmt(b.value)} ${g.unit} · ${b.ratio >= 1 ? `${fmt(b.ratio)}×` : `1/${fmt(1 / b.ratio)}×`}${b.capped ? ' (capped*)' : ''}`
+      const ratio = b.ratio >= 1 ? `ours ${fmt(b.ratio)}× ahead` : `${fmt(1 / b.ratio)}× ahead of ours`
+      const label = `${b.name} ${fmt(b.value)} ${g.unit} · ${ratio}${b.capped ? ' (capped*)' : ''}`
       out.push(`<text x="${LEFT + PLOT + 10}" y="${by + BAR - 2}" class="v" fill="${color}">${esc(label)}</text>`)
     })
     out.push(`<line x1="8" x2="${W - 8}" y1="${y + h}" y2="${y + h}" class="sep"/>`)

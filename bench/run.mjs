@@ -255,7 +255,7 @@ function bestOther(s) {
 
 const summary = scenarios.map((s, i) => {
   const b = bestOther(s)
-  return { id: s.id, num: s.num, title: s.title, metrics: s.metrics, best_other: b && { ...b, ratio: +b.ratio.toPrecision(3) } }
+  return { id: s.id, num: s.num, title: s.title, short: s.short, metrics: s.metrics, best_other: b && { ...b, ratio: +b.ratio.toPrecision(3) } }
 })
 
 const lines = []

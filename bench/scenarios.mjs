@@ -2,7 +2,7 @@
 // call of `measure(adapter, params)` — the harness calls it `reps` times per adapter,
 // interleaving the adapters — and checks every answer it gets (a wrong answer throws).
 //
-//   id, num, title    table row (num: the scenario's number in issue 7)
+//   id, num, title    table row (num: the scenario's number in issue 7); short: chart label
 //   params            { full, quick }: counts; `reps` = measurements per adapter
 //   caps              per adapter: smaller counts where the full ones are infeasible, + a note
 //   only              adapters the scenario applies to (default: all)
@@ -53,6 +53,7 @@ async function concurrentWaits(adapter, { n, ms }) {
 export const SCENARIOS = [
   {
     id: 'cold',
+    short: 'cold `return 1`',
     num: '1',
     title: 'cold `return 1` (sequential runs), p50 / p99',
     params: { full: { runs: 100, reps: 10, warmup: 20 }, quick: { runs: 10, reps: 1, warmup: 2 } },
@@ -70,6 +71,7 @@ export const SCENARIOS = [
   },
   {
     id: 'cold-log',
+    short: 'cold first console.log of an object',
     num: '1b',
     title: 'cold `console.log({ a: [1, 2, 3] })` (loads the inspector), p50 / p99',
     only: ['ours'],
@@ -88,6 +90,7 @@ export const SCENARIOS = [
   },
   {
     id: 'echo-seq',
+    short: '5,000 sequential echo calls, per call',
     num: '2',
     title: '5,000 sequential awaited echo calls, per call',
     params: { full: { calls: 5000, reps: 7 }, quick: { calls: 100, reps: 1 } },
@@ -104,6 +107,7 @@ export const SCENARIOS = [
   },
   {
     id: 'echo-all',
+    short: '5,000-way Promise.all of echo calls, per call',
     num: '3',
     title: '5,000-way Promise.all of echo calls, per call',
     params: { full: { calls: 5000, reps: 7 }, quick: { calls: 100, reps: 1 } },
@@ -120,6 +124,7 @@ export const SCENARIOS = [
   },
   {
     id: 'wait-1k',
+    short: '1,000 concurrent runs awaiting 300 ms',
     num: '4',
     title: '1,000 concurrent runs each awaiting a 300 ms host call: wall, RSS growth',
     fresh: true,
@@ -136,6 +141,7 @@ export const SCENARIOS = [
   },
   {
     id: 'wait-10k',
+    short: '10,000 concurrent runs awaiting 1 s',
     num: '5',
     title: '10,000 concurrent runs each awaiting a 1 s host call: wall, RSS growth',
     fresh: true,
@@ -154,6 +160,7 @@ export const SCENARIOS = [
   },
   {
     id: 'compute',
+    short: 'compute loop, 5e6 iterations',
     num: '6',
     title: 'compute loop of 5e6 iterations',
     params: { full: { iterations: 5e6, reps: 5 }, quick: { iterations: 5e4, reps: 1 } },
@@ -172,6 +179,7 @@ export const SCENARIOS = [
   },
   {
     id: 'return-objects',
+    short: 'return 50,000 small objects',
     num: '7',
     title: 'return 50,000 small objects',
     params: { full: { n: 50000, reps: 7 }, quick: { n: 500, reps: 1 } },
@@ -193,6 +201,7 @@ export const SCENARIOS = [
   },
   {
     id: 'hot',
+    short: 'trivial runs behind 4 hot loops',
     num: '8',
     title: '20 trivial runs behind 4 hot loops, p50 / max latency',
     params: {
@@ -228,6 +237,7 @@ export const SCENARIOS = [
   },
   {
     id: 'json-in',
+    short: 'binding resolves 50,000 objects (summed)',
     num: '9',
     title: 'a binding resolving 50,000 small objects into the program (summed)',
     params: { full: { n: 50000, reps: 7 }, quick: { n: 500, reps: 1 } },
@@ -247,6 +257,7 @@ export const SCENARIOS = [
   },
   {
     id: 'idle-mem',
+    short: 'idle memory per parked run',
     num: '10',
     title: 'idle memory per run (1,000 runs parked on a never-answered call)',
     fresh: true,
