@@ -287,6 +287,7 @@ console.log('\n' + table)
 if (write) {
   const outDir = join(here, 'results')
   mkdirSync(outDir, { recursive: true })
+  machine.loadavg_at_end = os.loadavg().map((x) => +x.toFixed(2))
   const result = {
     machine,
     date: started.toISOString(),
