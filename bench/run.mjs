@@ -135,7 +135,9 @@ function paramsFor(scenario, adapter) {
     if (args.reps === undefined) p.reps = Math.max(1, Math.min(10, Math.floor(total / 10)))
     p.runs = Math.max(1, Math.round(total / p.reps))
   }
-  return { params: p, note: cap?.note ?? null, comparable: cap ? cap.comparable !== false : true }
+  // Caps (and their notes) describe the full counts.
+  const capped = !!cap?.full && !quick
+  return { params: p, note: capped ? cap.note : null, comparable: capped ? cap.comparable !== false : true }
 }
 
 // ---------------------------------------------------------------- run
@@ -279,8 +281,9 @@ const table = [
   ...lines,
   '',
   '"best other ÷ ours": the best non-ours figure of the headline metric (first one) divided by ours; above 1× ours is ahead.',
-  ...notes.map((r) => `\\* ${r.adapter}, ${r.scenario}: ${r.note}`),
-  ...rows.filter((r) => r.error).map((r) => `**error** ${r.adapter}, ${r.scenario}: ${r.error.split('\n')[0]}`),
+  '',
+  ...notes.map((r) => `- \\* ${r.adapter}, scenario ${scenarios.find((s) => s.id === r.scenario).num}: ${r.note}`),
+  ...rows.filter((r) => r.error).map((r) => `- **error** ${r.adapter}, ${r.scenario}: ${r.error.split('\n')[0]}`),
 ].join('\n')
 console.log('\n' + table)
 
