@@ -1,0 +1,299 @@
+// The benchmark scenarios. Each one measures one adapter (bench/adapters/*.mjs) once per
+// call of `measure(adapter, params)` — the harness calls it `reps` times per adapter,
+// interleaving the adapters — and checks every answer it gets (a wrong answer throws).
+//
+//   id, num, title    table row (num: the scenario's number in issue 7); short: chart label
+//   params            { full, quick }: counts; `reps` = measurements per adapter
+//   caps              per adapter: smaller counts where the full ones are infeasible, + a note
+//   only              adapters the scenario applies to (default: all)
+//   fresh             measure each rep in a fresh child process (memory scenarios)
+//   metrics           [{ key, label, unit, target? }]: lower is better; the first is the
+//                     headline (chart, ratio); `target` applies to ours
+//   measure           returns { samples } (latencies pooled across reps into percentiles by
+//                     `summarize`) or an object of metrics (the median across reps is kept)
+import { check, now, percentile, rssMb, rssPeak, settleHeap, sleep } from './lib.mjs'
+
+const latencySummary = (samples) => {
+  const s = [...samples].sort((a, b) => a - b)
+  return { p50_ms: percentile(s, 50), p99_ms: percentile(s, 99), max_ms: s[s.length - 1] }
+}
+
+async function sequentialLatencies(adapter, program, n, verify) {
+  const samples = []
+  for (let i = 0; i < n; i++) {
+    const t0 = now()
+    const r = await adapter.run(program)
+    samples.push(now() - t0)
+    verify(r)
+  }
+  return samples
+}
+
+const echo = async (x) => x
+
+const echoTools = { echo }
+
+/** Wall time and RSS growth of `n` concurrent runs, each awaiting one host call of `ms`. */
+async function concurrentWaits(adapter, { n, ms }) {
+  const tools = { sleep: ({ ms, i }) => new Promise((resolve) => setTimeout(() => resolve({ i }), ms)) }
+  await adapter.run('return (await tools.sleep({ ms: 1, i: 1 })).i', tools)
+  await settleHeap()
+  const base = rssMb()
+  const stop = rssPeak(10)
+  const t0 = now()
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) => adapter.run(`const r = await tools.sleep({ ms: ${ms}, i: ${i} }); return r.i * 2`, tools)),
+  )
+  const wall = now() - t0
+  const peak = stop()
+  results.forEach((r, i) => check(r.value === 2 * i, `run ${i} returns ${2 * i}`, r.value))
+  return { wall_s: wall / 1000, rss_mb: peak - base }
+}
+
+export const SCENARIOS = [
+  {
+    id: 'cold',
+    short: 'cold `return 1`',
+    num: '1',
+    title: 'cold `return 1` (sequential runs), p50 / p99',
+    params: { full: { runs: 100, reps: 10, warmup: 20 }, quick: { runs: 10, reps: 1, warmup: 2 } },
+    caps: { 'worker-thread': { full: { runs: 20 }, quick: { runs: 2 }, note: '200 runs (20 per rep) instead of 1,000' } },
+    metrics: [
+      { key: 'p50_ms', label: 'p50', unit: 'ms', target: 0.25 },
+      { key: 'p99_ms', label: 'p99', unit: 'ms', target: 1 },
+    ],
+    summarize: latencySummary,
+    async measure(a, p) {
+      const verify = (r) => check(r.value === 1 && r.logs.length === 0, 'value 1, no logs', r)
+      if (p.rep === 0) await sequentialLatencies(a, 'return 1', p.warmup, verify)
+      return { samples: await sequentialLatencies(a, 'return 1', p.runs, verify) }
+    },
+  },
+  {
+    id: 'cold-log',
+    short: 'cold first console.log of an object',
+    num: '1b',
+    title: 'cold `console.log({ a: [1, 2, 3] })` (loads the inspector), p50 / p99',
+    only: ['ours'],
+    params: { full: { runs: 50, reps: 4, warmup: 5 }, quick: { runs: 3, reps: 1, warmup: 1 } },
+    metrics: [
+      { key: 'p50_ms', label: 'p50', unit: 'ms' },
+      { key: 'p99_ms', label: 'p99', unit: 'ms' },
+    ],
+    summarize: latencySummary,
+    async measure(a, p) {
+      const verify = (r) => check(r.logs.length === 1 && r.logs[0] === '{ a: [ 1, 2, 3 ] }', 'one log `{ a: [ 1, 2, 3 ] }`', r)
+      const program = 'console.log({ a: [1, 2, 3] })'
+      if (p.rep === 0) await sequentialLatencies(a, program, p.warmup, verify)
+      return { samples: await sequentialLatencies(a, program, p.runs, verify) }
+    },
+  },
+  {
+    id: 'echo-seq',
+    short: '5,000 sequential echo calls, per call',
+    num: '2',
+    title: '5,000 sequential awaited echo calls, per call',
+    params: { full: { calls: 5000, reps: 7 }, quick: { calls: 100, reps: 1 } },
+    metrics: [{ key: 'us_per_call', label: '', unit: 'µs', target: 10 }],
+    async measure(a, p) {
+      const program = `let sum = 0; for (let i = 0; i < ${p.calls}; i++) sum += (await tools.echo({ i })).i; return sum`
+      if (p.rep === 0) await a.run(program, echoTools)
+      const t0 = now()
+      const r = await a.run(program, echoTools)
+      const us = ((now() - t0) * 1000) / p.calls
+      check(r.value === (p.calls * (p.calls - 1)) / 2, 'the sum of 0..calls-1', r.value)
+      return { us_per_call: us }
+    },
+  },
+  {
+    id: 'echo-all',
+    short: '5,000-way Promise.all of echo calls, per call',
+    num: '3',
+    title: '5,000-way Promise.all of echo calls, per call',
+    params: { full: { calls: 5000, reps: 7 }, quick: { calls: 100, reps: 1 } },
+    metrics: [{ key: 'us_per_call', label: '', unit: 'µs', target: 3 }],
+    async measure(a, p) {
+      const program = `const r = await Promise.all(Array.from({ length: ${p.calls} }, (_, i) => tools.echo({ i }))); return r.reduce((s, x) => s + x.i, 0)`
+      if (p.rep === 0) await a.run(program, echoTools)
+      const t0 = now()
+      const r = await a.run(program, echoTools)
+      const us = ((now() - t0) * 1000) / p.calls
+      check(r.value === (p.calls * (p.calls - 1)) / 2, 'the sum of 0..calls-1', r.value)
+      return { us_per_call: us }
+    },
+  },
+  {
+    id: 'wait-1k',
+    short: '1,000 concurrent runs awaiting 300 ms',
+    num: '4',
+    title: '1,000 concurrent runs each awaiting a 300 ms host call: wall, RSS growth',
+    fresh: true,
+    params: { full: { n: 1000, ms: 300, reps: 3 }, quick: { n: 10, ms: 20, reps: 1 } },
+    caps: {
+      // 1,000 Workers measured once: 45 s of wall and +5.4 GB RSS on the 2-core VM.
+      'worker-thread': { full: { n: 100 }, note: '100 runs, not 1,000 (1,000 Workers took 45 s and +5.4 GB)', comparable: false },
+    },
+    metrics: [
+      { key: 'wall_s', label: 'wall', unit: 's', target: 0.45 },
+      { key: 'rss_mb', label: 'RSS', unit: 'MB', target: 100 },
+    ],
+    measure: concurrentWaits,
+  },
+  {
+    id: 'wait-10k',
+    short: '10,000 concurrent runs awaiting 1 s',
+    num: '5',
+    title: '10,000 concurrent runs each awaiting a 1 s host call: wall, RSS growth',
+    fresh: true,
+    params: { full: { n: 10000, ms: 1000, reps: 2 }, quick: { n: 20, ms: 20, reps: 1 } },
+    caps: {
+      'worker-thread': { full: { n: 100 }, note: '100 runs, not 10,000 (~7 MB and ~40 ms of CPU per Worker)', comparable: false },
+      // An isolate parked on a call holds ~0.4 MB (scenario 10) plus ~1 MB during startup:
+      // 10,000 at once would take ~10 GB on a shared 24 GB machine.
+      'isolated-vm': { full: { n: 2000 }, note: '2,000 runs, not 10,000 (~1 MB per live isolate: 10,000 would need ~10 GB)', comparable: false },
+    },
+    metrics: [
+      { key: 'wall_s', label: 'wall', unit: 's', target: 2.5 },
+      { key: 'rss_mb', label: 'RSS', unit: 'MB', target: 1024 },
+    ],
+    measure: concurrentWaits,
+  },
+  {
+    id: 'compute',
+    short: 'compute loop, 5e6 iterations',
+    num: '6',
+    title: 'compute loop of 5e6 iterations',
+    params: { full: { iterations: 5e6, reps: 5 }, quick: { iterations: 5e4, reps: 1 } },
+    metrics: [{ key: 'ms', label: '', unit: 'ms', target: 200 }],
+    async measure(a, p) {
+      const program = `let s = 0; for (let i = 0; i < ${p.iterations}; i++) { s = (s + i * 7) % 1000003 } return s`
+      let expected = 0
+      for (let i = 0; i < p.iterations; i++) expected = (expected + i * 7) % 1000003
+      if (p.rep === 0) await a.run(program)
+      const t0 = now()
+      const r = await a.run(program)
+      const ms = now() - t0
+      check(r.value === expected, `${expected}`, r.value)
+      return { ms }
+    },
+  },
+  {
+    id: 'return-objects',
+    short: 'return 50,000 small objects',
+    num: '7',
+    title: 'return 50,000 small objects',
+    params: { full: { n: 50000, reps: 7 }, quick: { n: 500, reps: 1 } },
+    metrics: [{ key: 'ms', label: '', unit: 'ms', target: 40 }],
+    async measure(a, p) {
+      const program = `return Array.from({ length: ${p.n} }, (_, i) => ({ id: i, name: 'item' + i, even: i % 2 === 0 }))`
+      if (p.rep === 0) await a.run(program)
+      const t0 = now()
+      const r = await a.run(program)
+      const ms = now() - t0
+      const v = r.value
+      check(Array.isArray(v) && v.length === p.n, `an array of ${p.n}`, typeof v)
+      for (let i = 0; i < p.n; i++) {
+        const o = v[i]
+        if (o.id !== i || o.name !== 'item' + i || o.even !== (i % 2 === 0) || Object.keys(o).length !== 3) check(false, `element ${i}`, o)
+      }
+      return { ms }
+    },
+  },
+  {
+    id: 'hot',
+    short: 'trivial runs behind 4 hot loops',
+    num: '8',
+    title: '20 trivial runs behind 4 hot loops, p50 / max latency',
+    params: {
+      full: { hot: 4, hotMs: 1000, trivial: 20, delayMs: 50, gapMs: 10, reps: 3 },
+      quick: { hot: 4, hotMs: 150, trivial: 5, delayMs: 20, gapMs: 10, reps: 1 },
+    },
+    metrics: [
+      { key: 'p50_ms', label: 'p50', unit: 'ms', target: 1 },
+      { key: 'max_ms', label: 'max', unit: 'ms', target: 5 },
+    ],
+    summarize: latencySummary,
+    // Trivial runs are requested at fixed times (open loop: delayMs + gapMs·i after the hot
+    // loops start) and timed from that moment, so a host thread blocked by a hot loop shows.
+    async measure(a, p) {
+      await a.run('return 1')
+      const t0 = now()
+      const samples = []
+      const trivial = Array.from({ length: p.trivial }, (_, i) => {
+        const at = p.delayMs + p.gapMs * i
+        return sleep(at).then(async () => {
+          const r = await a.run('return 1')
+          samples.push(now() - (t0 + at))
+          check(r.value === 1, 'value 1', r.value)
+        })
+      })
+      const hot = Array.from({ length: p.hot }, () =>
+        a.run(`const end = Date.now() + ${p.hotMs}; let n = 0; while (Date.now() < end) n++; return n > 0`),
+      )
+      await Promise.all(trivial)
+      for (const r of await Promise.all(hot)) check(r.value === true, 'hot loop returns true', r.value)
+      return { samples }
+    },
+  },
+  {
+    id: 'json-in',
+    short: 'binding resolves 50,000 objects (summed)',
+    num: '9',
+    title: 'a binding resolving 50,000 small objects into the program (summed)',
+    params: { full: { n: 50000, reps: 7 }, quick: { n: 500, reps: 1 } },
+    metrics: [{ key: 'ms', label: '', unit: 'ms' }],
+    async measure(a, p) {
+      const rows = Array.from({ length: p.n }, (_, i) => ({ id: i, name: 'item' + i, v: i % 100 }))
+      const expected = rows.reduce((s, r) => s + r.v, 0)
+      const tools = { rows: async () => rows }
+      const program = 'const rows = await tools.rows({}); let s = 0; for (const r of rows) s += r.v; return s'
+      if (p.rep === 0) await a.run(program, tools)
+      const t0 = now()
+      const r = await a.run(program, tools)
+      const ms = now() - t0
+      check(r.value === expected, `${expected}`, r.value)
+      return { ms }
+    },
+  },
+  {
+    id: 'idle-mem',
+    short: 'idle memory per parked run',
+    num: '10',
+    title: 'idle memory per run (1,000 runs parked on a never-answered call)',
+    fresh: true,
+    params: { full: { n: 1000, reps: 3 }, quick: { n: 10, reps: 1 } },
+    caps: {
+      // Per-run figure, so fewer runs compare fine.
+      'worker-thread': { full: { n: 100 }, note: '100 parked Workers, not 1,000 (~7 MB each)' },
+    },
+    metrics: [{ key: 'kb_per_run', label: '', unit: 'KB' }],
+    async measure(a, p) {
+      let calls = 0
+      let failure = null
+      const tools = {
+        never: () => {
+          calls++
+          return new Promise(() => {})
+        },
+      }
+      await a.run('return 1', tools)
+      await settleHeap()
+      const base = rssMb()
+      for (let i = 0; i < p.n; i++) {
+        a.run(`await tools.never({ i: ${i} }); return 1`, tools).then(
+          (r) => (failure ??= new Error(`run ${i} settled: ${JSON.stringify(r)}`)),
+          (e) => (failure ??= e),
+        )
+      }
+      const deadline = now() + 120_000
+      while (calls < p.n && !failure) {
+        if (now() > deadline) throw new Error(`only ${calls} of ${p.n} runs reached their call in 120 s`)
+        await sleep(10)
+      }
+      if (failure) throw failure
+      await sleep(100)
+      await settleHeap()
+      return { kb_per_run: ((rssMb() - base) * 1024) / p.n }
+    },
+  },
+]
