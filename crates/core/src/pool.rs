@@ -3,9 +3,12 @@
 //! `core` threads are kept ready. A slice normally takes microseconds, but a hot program
 //! holds its thread until a budget stops it, so when every thread is busy and a job has
 //! waited longer than [`GROW_AFTER`], the supervisor starts another thread (up to `max`);
-//! threads beyond `core` exit after [`KEEP_ALIVE`] without work. So a spinning program
-//! never delays another run by more than about a millisecond, and bursts of short slices do
-//! not spawn threads.
+//! threads beyond `core` exit after [`KEEP_ALIVE`] without work. It does so only while every
+//! busy thread's current slice has itself run longer than [`STUCK_AFTER`] (hot programs hold
+//! them): a long queue of short slices — a burst of thousands of runs starting — drains
+//! faster on the threads there are than with more threads fighting for the same cores (and
+//! the Node main thread, which submits them). So a spinning program never delays another
+//! run by more than about a millisecond, and bursts of short slices do not spawn threads.
 //!
 //! Every thread has an explicit [`THREAD_STACK`], far above QuickJS's own stack limit
 //! (`run::JS_STACK_LIMIT`) and roomy enough for swc's recursive parser, so deep recursion
@@ -21,6 +24,10 @@ use std::time::{Duration, Instant};
 pub const THREAD_STACK: usize = 256 * 1024 * 1024;
 pub const GROW_AFTER: Duration = Duration::from_millis(1);
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
+/// A slice running this long holds its thread (a hot program, a long native call). Well
+/// above a run's first slice (transpile + context, ~0.3 ms of CPU), which on contended cores
+/// can take a few times that in wall time.
+pub const STUCK_AFTER: Duration = Duration::from_millis(3);
 /// How long one idle worker polls for new work before sleeping. A run answering a host
 /// call is usually back within tens of microseconds; catching it without a futex wake-up
 /// halves the cost of a sequential binding call. Only one worker spins at a time.
@@ -38,6 +45,8 @@ struct State {
   idle: usize,
   /// A worker is polling `queued` instead of sleeping.
   spinning: bool,
+  /// When each slice now running started (one entry per busy worker, unordered).
+  running: Vec<Instant>,
   shutdown: bool,
 }
 
@@ -75,6 +84,7 @@ impl Pool {
         threads: 0,
         idle: 0,
         spinning: false,
+        running: Vec::new(),
         shutdown: false,
       }),
       queued: Padded(AtomicUsize::new(0)),
@@ -127,12 +137,17 @@ impl Pool {
     loop {
       if let Some((_, job)) = st.queue.pop_front() {
         self.inner.queued.0.store(st.queue.len(), Ordering::Release);
+        let started = Instant::now();
+        st.running.push(started);
         drop(st);
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
         let _ = catch_unwind(AssertUnwindSafe(job));
         let healthy = crate::priority::restore_current();
         st = self.lock();
+        if let Some(i) = st.running.iter().position(|&t| t == started) {
+          st.running.swap_remove(i);
+        }
         if !healthy {
           // Demoted for a hot program and not allowed back up: retire.
           break;
@@ -188,7 +203,12 @@ impl Pool {
       let waited = st.queue.front().map(|(t, _)| t.elapsed());
       match waited {
         None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
-        Some(w) if st.idle == 0 && w >= GROW_AFTER && st.threads < self.inner.max => {
+        Some(w)
+          if st.idle == 0
+            && w >= GROW_AFTER
+            && st.threads < self.inner.max
+            && st.running.iter().all(|t| t.elapsed() >= STUCK_AFTER) =>
+        {
           self.spawn(&mut st);
           // Give the new thread a moment to take the job before judging again.
           st = self.inner.watch.wait_timeout(st, GROW_AFTER).unwrap_or_else(|p| p.into_inner()).0;
