@@ -276,62 +276,108 @@ function checkIdentifier(name, where, what) {
  * or Proxy trap runs.
  */
 function losslessJson(root) {
-  let out = ''
+  if (!isLossless(root)) return undefined
+  // Checked: only plain data, so the engine's own JSON.stringify gives exactly that text,
+  // unless something gave the prototypes a `toJSON` (then the walk below writes it).
+  if (ObjectPrototype.toJSON === undefined && ArrayPrototype.toJSON === undefined) {
+    try {
+      return jsonStringify(root)
+    } catch {
+      // V8's JSON.stringify recurses: a value nested thousands deep overflows its stack.
+    }
+  }
+  return writeLosslessJson(root)
+}
+
+const ObjectPrototype = Object.prototype
+const ArrayPrototype = Array.prototype
+const { getPrototypeOf, is: sameValue } = Object
+const { ownKeys } = Reflect
+const lookupGetter = Object.prototype.__lookupGetter__
+const lookupSetter = Object.prototype.__lookupSetter__
+const isEnumerable = Object.prototype.propertyIsEnumerable
+
+/**
+ * Whether `root` is lossless JSON (SPEC "Lossless JSON"): iterative, reads no getter (own
+ * accessors are refused by looking them up, not calling them), no Proxy, no cycle.
+ */
+function isLossless(root) {
   const ancestors = new Set()
-  const stack = []
-  const open = (v) => {
+  const stack = [] // [object, keys, next index] triples, flattened
+  const accept = (v) => {
     switch (typeof v) {
       case 'string':
-        out += jsonStringify(v)
+      case 'boolean':
         return true
       case 'number':
-        if (!Number.isFinite(v) || Object.is(v, -0)) return false
-        out += String(v)
-        return true
-      case 'boolean':
-        out += v ? 'true' : 'false'
-        return true
+        return Number.isFinite(v) && !sameValue(v, -0)
       case 'object': {
-        if (v === null) {
-          out += 'null'
-          return true
-        }
+        if (v === null) return true
         if (types.isProxy(v) || ancestors.has(v)) return false
-        const proto = Object.getPrototypeOf(v)
-        const keys = Reflect.ownKeys(v)
+        const proto = getPrototypeOf(v)
+        const keys = ownKeys(v)
         if (Array.isArray(v)) {
-          if (proto !== Array.prototype || keys.length !== v.length + 1) return false
-          out += '['
-          stack.push({ obj: v, keys: null, i: 0, len: v.length })
-        } else {
-          if (proto !== Object.prototype && proto !== null) return false
-          out += '{'
-          stack.push({ obj: v, keys, i: 0, len: keys.length })
+          if (proto !== ArrayPrototype || keys.length !== v.length + 1) return false
+          keys.pop() // 'length', last of an array's own keys
+        } else if (proto !== ObjectPrototype && proto !== null) {
+          return false
         }
         ancestors.add(v)
+        stack.push(v, keys, 0)
         return true
       }
       default:
         return false
     }
   }
-  if (!open(root)) return undefined
+  if (!accept(root)) return false
+  while (stack.length > 0) {
+    const top = stack.length - 3
+    const obj = stack[top]
+    const keys = stack[top + 1]
+    const i = stack[top + 2]
+    if (i === keys.length) {
+      stack.length = top
+      ancestors.delete(obj)
+      continue
+    }
+    stack[top + 2] = i + 1
+    const key = keys[i]
+    if (typeof key !== 'string') return false
+    if (!isEnumerable.call(obj, key)) return false
+    if (lookupGetter.call(obj, key) !== undefined || lookupSetter.call(obj, key) !== undefined) return false
+    if (!accept(obj[key])) return false
+  }
+  return true
+}
+
+/** The JSON text of a value `isLossless` accepted, written without `toJSON`. */
+function writeLosslessJson(root) {
+  let out = ''
+  const stack = []
+  const open = (v) => {
+    if (typeof v !== 'object' || v === null) {
+      out += jsonStringify(v)
+      return
+    }
+    const array = Array.isArray(v)
+    const keys = array ? null : ownKeys(v)
+    out += array ? '[' : '{'
+    stack.push({ obj: v, keys, i: 0, len: array ? v.length : keys.length })
+  }
+  open(root)
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]
     if (frame.i === frame.len) {
       out += frame.keys === null ? ']' : '}'
       stack.pop()
-      ancestors.delete(frame.obj)
       continue
     }
-    const key = frame.keys === null ? String(frame.i) : frame.keys[frame.i]
-    if (typeof key !== 'string') return undefined
-    const d = Object.getOwnPropertyDescriptor(frame.obj, key)
-    if (d === undefined || !('value' in d) || !d.enumerable) return undefined
+    const key = frame.keys === null ? frame.i : frame.keys[frame.i]
     if (frame.i > 0) out += ','
     if (frame.keys !== null) out += jsonStringify(key) + ':'
     frame.i++
-    if (!open(d.value)) return undefined
+    open(frame.obj[key])
   }
   return out
 }

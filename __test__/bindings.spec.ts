@@ -416,3 +416,26 @@ describe('several namespaces', () => {
     })
   })
 })
+
+describe('resolutions are read without running host getters or toJSON', () => {
+  test('a getter is refused without being called; a polluted host toJSON changes nothing', async () => {
+    let calls = 0
+    const withGetter = {
+      get x() {
+        calls++
+        return 1
+      },
+    }
+    const r1 = await run(settle('tools.get({})'), tools({ get: async () => withGetter }))
+    expect(r1.value).toMatchObject({ isError: true, message: RESOLUTION_NOT_LOSSLESS })
+    expect(calls).toBe(0)
+    const proto = Object.prototype as { toJSON?: () => string }
+    proto.toJSON = () => 'hijacked'
+    try {
+      const r2 = await run('return await tools.get({})', tools({ get: async () => ({ a: [1, { b: 'c' }], d: null }) }))
+      expect(r2).toEqual({ logs: [], value: { a: [1, { b: 'c' }], d: null } })
+    } finally {
+      delete proto.toJSON
+    }
+  })
+})
