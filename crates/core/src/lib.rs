@@ -455,7 +455,10 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
       std::mem::take(&mut mb.events)
     };
     let Some(run) = slot.as_mut() else { continue };
-    let ended = match catch_unwind(AssertUnwindSafe(|| run.step(events))) {
+    // A closed session starts no further run: what waits for it ends below, as `abort`.
+    let closed_between_runs = run.idle() && cell.closing.load(Ordering::Acquire);
+    let step = || if closed_between_runs { None } else { run.step(events) };
+    let ended = match catch_unwind(AssertUnwindSafe(step)) {
       Ok(ended) => ended,
       Err(panic) => {
         let failure = run::failure_of_panic(&*panic);
