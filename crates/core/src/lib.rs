@@ -189,20 +189,11 @@ impl Engine {
     if self.inner.disposed.load(Ordering::Acquire) {
       return Err(EngineError::Disposed);
     }
-    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-    let control = Arc::new(RunControl::new(limits));
-    let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
-      let wake_at = wake_at(&self.inner, weak_cell.clone());
+    let (id, cell) = self.new_cell(limits, |id, control, wake_at| {
       let spec = RunSpec { id, program, bindings, live_logs: options.live_logs };
-      let run = Run::new(spec, control.clone(), self.inner.host.clone(), wake_at);
-      RunCell {
-        id,
-        control: control.clone(),
-        mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
-        run: Mutex::new(Some(run)),
-        closing: AtomicBool::new(false),
-      }
+      Run::new(spec, control, self.inner.host.clone(), wake_at)
     });
+    let control = cell.control.clone();
     lock(&self.inner.runs).insert(id, cell.clone());
     if self.inner.disposed.load(Ordering::Acquire) {
       control.stop(StopCause::Disposed);
@@ -210,6 +201,24 @@ impl Engine {
     self.wall_ceiling(&cell, id, control.started());
     post(&self.inner, &cell, Event::Start);
     Ok(id)
+  }
+
+  /// A cell for a new run (or session kernel) made by `make`, under a fresh id.
+  fn new_cell(
+    &self,
+    limits: Limits,
+    make: impl FnOnce(RunId, Arc<RunControl>, run::WakeAt) -> Run,
+  ) -> (RunId, Arc<RunCell>) {
+    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
+    let control = Arc::new(RunControl::new(limits));
+    let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| RunCell {
+      id,
+      control: control.clone(),
+      mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
+      run: Mutex::new(Some(make(id, control.clone(), wake_at(&self.inner, weak_cell.clone())))),
+      closing: AtomicBool::new(false),
+    });
+    (id, cell)
   }
 
   /// Stops run `id` (of `cell`) at its wall-clock ceiling, unless the cell has moved on to
@@ -241,18 +250,8 @@ impl Engine {
     if self.inner.disposed.load(Ordering::Acquire) {
       return Err(EngineError::Disposed);
     }
-    let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-    let control = Arc::new(RunControl::new(limits));
-    let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| {
-      let wake_at = wake_at(&self.inner, weak_cell.clone());
-      let run = Run::session(id, control.clone(), self.inner.host.clone(), wake_at);
-      RunCell {
-        id,
-        control: control.clone(),
-        mailbox: Mutex::new(Mailbox { events: Vec::new(), scheduled: false, finished: false }),
-        run: Mutex::new(Some(run)),
-        closing: AtomicBool::new(false),
-      }
+    let (id, cell) = self.new_cell(limits, |id, control, wake_at| {
+      Run::session(id, control, self.inner.host.clone(), wake_at)
     });
     lock(&self.inner.runs).insert(id, cell);
     Ok(id)
