@@ -27,7 +27,7 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
 /// A slice running this long holds its thread (a hot program, a long native call). Well
 /// above a run's first slice (transpile + context, ~0.3 ms of CPU), which on contended cores
 /// can take a few times that in wall time.
-pub const STUCK_AFTER: Duration = Duration::from_millis(3);
+pub const STUCK_AFTER: Duration = Duration::from_millis(2);
 /// How long one idle worker polls for new work before sleeping. A run answering a host
 /// call is usually back within tens of microseconds; catching it without a futex wake-up
 /// halves the cost of a sequential binding call. Only one worker spins at a time.
