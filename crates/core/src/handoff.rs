@@ -108,7 +108,10 @@ mod tests {
     let producer = {
       let h = h.clone();
       std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(5));
+        // Push only once the consumer is waiting (a sleep would race a slow scheduler).
+        while !h.consumer_waiting.load(Ordering::SeqCst) {
+          std::thread::yield_now();
+        }
         h.push(7)
       })
     };
