@@ -226,3 +226,21 @@ describe('console.trace', () => {
     expect(r.logs[3]).toMatch(/^ {2}Trace: grouped\n {6}at program\.ts:6:\d+$/)
   })
 })
+
+describe('early errors the TypeScript parser lets through', () => {
+  // swc does not report every early error; QuickJS does, when it compiles the emitted
+  // JavaScript. Those used to leave the run waiting until the wall-clock ceiling.
+  test('end at once as SyntaxError (line:column) in the program as written', async () => {
+    const cases: [string, string][] = [
+      ['const f = 1\nconst f = 2\nreturn f', 'SyntaxError: invalid redefinition of lexical identifier (2:7)'],
+      ['function g(a: number) { let a = 1 }', 'SyntaxError: invalid redefinition of parameter name (1:29)'],
+      ['label: label: 1', 'SyntaxError: Label label is already declared (1:8)'],
+    ]
+    for (const [program, expected] of cases) {
+      const started = performance.now()
+      const r = await runOn(rt, program)
+      expect(r, program).toEqual({ logs: [], error: { kind: 'exception', message: expected } })
+      expect(performance.now() - started).toBeLessThan(5000)
+    }
+  })
+})

@@ -474,11 +474,20 @@ impl Run {
             )))
           }
         },
-        Err(_) => {
-          // Interrupted before the first `await`, or an engine-level failure; `decide`
-          // reads the cause. A program's own throw rejects the promise instead.
+        Err(caught) => {
+          // Interrupted before the first `await` (`decide` reads the cause), or the program
+          // did not compile: an early error swc does not report (`const a = 1; const a = 2`).
+          // A program's own throw rejects the promise instead.
           if self.control.cause() == StopCause::None {
             self.control.poll();
+          }
+          if self.control.cause() == StopCause::None {
+            let message = match caught {
+              rquickjs::CaughtError::Exception(e) => self.compile_error(&ctx, &e.into_value()),
+              rquickjs::CaughtError::Value(v) => self.describe_thrown(&ctx, &v),
+              rquickjs::CaughtError::Error(e) => messages::engine_start_failed(&e.to_string()),
+            };
+            return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
           }
         }
       }
@@ -585,6 +594,23 @@ impl Run {
       return Some(c);
     }
     Some(Completion::Failed(Failure::new(FailureKind::Exception, message)))
+  }
+
+  /// A compile error of the emitted JavaScript as the program's syntax error:
+  /// `SyntaxError: <message> (line:column)` in the program as written, like swc's.
+  fn compile_error<'js>(&self, ctx: &Ctx<'js>, error: &Value<'js>) -> String {
+    let text = self.describe_thrown(ctx, error);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    let position = lines
+      .next()
+      .and_then(|frame| frame.trim().strip_prefix("at "))
+      .and_then(|location| location.strip_prefix(PROGRAM_FILE))
+      .and_then(|rest| rest.strip_prefix(':'));
+    match position {
+      Some(line_column) if header.starts_with("SyntaxError") => format!("{header} ({line_column})"),
+      _ => text,
+    }
   }
 
   /// The `exception` message for a thrown value: an Error's stack (`Name: message` then

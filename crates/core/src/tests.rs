@@ -600,3 +600,13 @@ fn map_iterators_preview_what_is_left() {
     "{v}"
   );
 }
+
+#[test]
+fn early_errors_swc_lets_through_end_the_run_at_once() {
+  let v = run("const f = 1\nconst f = 2\nreturn f");
+  assert_eq!(
+    error_of(&v),
+    ("exception".into(), "SyntaxError: invalid redefinition of lexical identifier (2:7)".into()),
+    "{v}"
+  );
+}
