@@ -90,3 +90,29 @@ describe('runtime.metrics()', () => {
     }
   })
 })
+
+describe('runtime.metrics() with sessions', () => {
+  test('a session run counts once in flight and its CPU once', async () => {
+    const local = runtime({ computeMs: 300 })
+    try {
+      const s = local.openSession()
+      const before = local.metrics()
+      const hot = s.run({ program: 'for (;;) {}', bindings: [] })
+      let maxInFlight = 0
+      while ((await Promise.race([hot.then(() => true), new Promise((r) => setTimeout(() => r(false), 5))])) === false) {
+        maxInFlight = Math.max(maxInFlight, local.metrics().runs.inFlight)
+      }
+      expect((await hot).error?.kind).toBe('timeout')
+      const m = local.metrics()
+      expect(maxInFlight).toBe(1)
+      // The run used its 300 ms budget; counted twice it would be ~600 ms.
+      expect(m.cpuMs - before.cpuMs).toBeGreaterThanOrEqual(250)
+      expect(m.cpuMs - before.cpuMs).toBeLessThan(500)
+      await new Promise((r) => setTimeout(r, 20))
+      expect(local.metrics().cpuMs).toBe(m.cpuMs)
+      await s.dispose()
+    } finally {
+      await local.dispose()
+    }
+  })
+})

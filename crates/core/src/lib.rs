@@ -354,7 +354,7 @@ impl Engine {
 
   /// Runs in flight.
   pub fn in_flight(&self) -> usize {
-    lock(&self.inner.runs).len()
+    self.metrics().in_flight
   }
 
   /// Counters for `runtime.metrics()`: two short lock holds, no allocation.
@@ -362,7 +362,13 @@ impl Engine {
     let pool = self.inner.pool.stats();
     let (in_flight, live_ns) = {
       let runs = lock(&self.inner.runs);
-      (runs.len(), runs.values().map(|c| c.control.cpu_done_ns()).sum::<u64>())
+      // A session's kernel is listed under its own id and its current run's: each run is
+      // counted once, under the id its control governs (a kernel between runs under none).
+      let live = runs.iter().filter(|(&id, c)| match c.control.current() {
+        0 => id == c.id,
+        current => id == current,
+      });
+      live.fold((0, 0u64), |(n, ns), (_, c)| (n + 1, ns + c.control.cpu_done_ns()))
     };
     let ended_ns = self.inner.cpu_ended_ns.load(Ordering::Relaxed);
     EngineMetrics {
