@@ -567,9 +567,9 @@ class CodeRuntime {
    */
   #launch(validated, config, resolve, start) {
     const { namespaces, signal, onLog } = validated
-    this.#stats.started++
     if (signal?.aborted) {
       const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
+      this.#stats.started++
       this.#count(result, 0)
       resolve(result)
       return
@@ -584,13 +584,8 @@ class CodeRuntime {
         memberNameProperty: ns.errorClass?.memberNameProperty,
       }
     })
-    let id
-    try {
-      id = start(specs)
-    } catch (error) {
-      this.#stats.started--
-      throw error
-    }
+    const id = start(specs)
+    this.#stats.started++
     if (id === -1) {
       const result = { logs: [], error: { kind: 'worker-exit', message: SESSION_GONE } }
       this.#count(result, 0)

@@ -42,6 +42,19 @@ struct NodeHost {
 }
 
 impl NodeHost {
+  /// Sends `[kind, run, payload]`, the payload already JSON.
+  fn send_event(&self, kind: u8, run: RunId, payload_json: &str) {
+    let mut text = String::with_capacity(payload_json.len() + 32);
+    text.push('[');
+    text.push_str(&kind.to_string());
+    text.push(',');
+    text.push_str(&run.to_string());
+    text.push(',');
+    text.push_str(payload_json);
+    text.push(']');
+    self.send(text);
+  }
+
   fn send(&self, event: String) {
     if self.events.push(event) {
       // A closing environment (Node exiting) refuses the call; nobody is left to read it.
@@ -52,23 +65,11 @@ impl NodeHost {
 
 impl Host for NodeHost {
   fn logs(&self, run: RunId, entries_json: String) {
-    let mut text = String::with_capacity(entries_json.len() + 32);
-    text.push_str("[2,");
-    text.push_str(&run.to_string());
-    text.push(',');
-    text.push_str(&entries_json);
-    text.push(']');
-    self.send(text);
+    self.send_event(2, run, &entries_json);
   }
 
   fn settled(&self, run: RunId, result_json: String) {
-    let mut text = String::with_capacity(result_json.len() + 32);
-    text.push_str("[0,");
-    text.push_str(&run.to_string());
-    text.push(',');
-    text.push_str(&result_json);
-    text.push(']');
-    self.send(text);
+    self.send_event(0, run, &result_json);
   }
 
   fn calls(&self, run: RunId, batch: Vec<HostCall>) {

@@ -125,13 +125,9 @@ fn trace<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
     entry.extend_from_slice(b": ");
     entry.extend_from_slice(&message);
   }
+  // Our host functions are class objects QuickJS calls without a stack frame of their own,
+  // so the frames start at the program's caller.
   let frames = shared.stacks.current_frames(ctx);
-  // This native function itself, should QuickJS list it.
-  let frames = match frames.split_once('\n') {
-    Some((first, rest)) if first.starts_with("    at trace (") => rest,
-    None if frames.starts_with("    at trace (") => "",
-    _ => frames.as_str(),
-  };
   if !frames.is_empty() {
     entry.push(b'\n');
     entry.extend_from_slice(frames.as_bytes());

@@ -84,10 +84,7 @@ fn value(
   }
   // SAFETY: JS_IsFunction inspects the class only.
   if unsafe { qjs::JS_IsFunction(ctx, v.v) } {
-    let name = raw::data_property(ctx, v.v, c"name")
-      .filter(|n| raw::is_string(n.v))
-      .and_then(|n| raw::string_bytes(ctx, n.v))
-      .unwrap_or_default();
+    let name = raw::data_string(ctx, v.v, c"name").unwrap_or_default();
     if name.is_empty() {
       out.extend_from_slice(b"[Function (anonymous)]");
     } else {
@@ -177,9 +174,7 @@ fn class_prefix(ctx: *mut qjs::JSContext, v: qjs::JSValue, is_array: bool) -> St
   }
   let ctor_name = raw::data_property(ctx, proto.v, c"constructor")
     .filter(|c| raw::is_object(c.v) && !raw::is_proxy(c.v))
-    .and_then(|c| raw::data_property(ctx, c.v, c"name"))
-    .filter(|n| raw::is_string(n.v))
-    .and_then(|n| raw::string_bytes(ctx, n.v))
+    .and_then(|c| raw::data_string(ctx, c.v, c"name"))
     .map(|b| String::from_utf8_lossy(&b).into_owned())
     .unwrap_or_default();
   match ctor_name.as_str() {

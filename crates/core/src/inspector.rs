@@ -301,10 +301,10 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
 type NativeFn =
   unsafe extern "C" fn(*mut qjs::JSContext, qjs::JSValue, i32, *mut qjs::JSValue) -> qjs::JSValue;
 
-/// The first argument, or undefined.
+/// Argument `i`, or undefined.
 ///
 /// SAFETY (callers): `argv` holds `argc` values (QuickJS's calling convention).
-unsafe fn arg(argc: i32, argv: *mut qjs::JSValue, i: i32) -> qjs::JSValue {
+pub(crate) unsafe fn arg(argc: i32, argv: *mut qjs::JSValue, i: i32) -> qjs::JSValue {
   if i < argc {
     *argv.add(i as usize)
   } else {

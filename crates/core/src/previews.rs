@@ -86,7 +86,7 @@ pub(crate) unsafe extern "C" fn preview_entries(
   argv: *mut qjs::JSValue,
 ) -> qjs::JSValue {
   let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-  let iter = if argc > 0 { *argv } else { undefined };
+  let iter = crate::inspector::arg(argc, argv, 0);
   if !raw::is_object(iter) {
     return undefined;
   }

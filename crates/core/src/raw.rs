@@ -270,6 +270,16 @@ pub(crate) fn data_property(
   None
 }
 
+/// A string data property along the prototype chain (see [`data_property`]), as WTF-8
+/// bytes; `None` for anything else. Used for `name`/`message`/`constructor.name`.
+pub(crate) fn data_string(
+  ctx: *mut qjs::JSContext,
+  obj: qjs::JSValue,
+  name: &std::ffi::CStr,
+) -> Option<Vec<u8>> {
+  data_property(ctx, obj, name).filter(|s| is_string(s.v)).and_then(|s| string_bytes(ctx, s.v))
+}
+
 /// What a C function hands back to QuickJS when it failed: `JS_EXCEPTION`, with the pending
 /// exception if there is one, else a new `InternalError` carrying `message`.
 pub(crate) fn exception(ctx: *mut qjs::JSContext, message: &std::ffi::CStr) -> qjs::JSValue {

@@ -342,7 +342,7 @@ impl Run {
     }
     // Calls made in this slice reach the host before the result does.
     self.shared.outbox.flush();
-    let id = self.shared.generation.get();
+    let id = self.current_id();
     completion.map(|c| (id, self.finish(c)))
   }
 
@@ -441,23 +441,19 @@ impl Run {
         ))
       })
     };
-    if self.ctx.is_none() {
-      self.create_world(&start_failed)?;
-    } else if let Some(ctx) = self.ctx.clone() {
-      // A session's next run: the world is there; only the bindings are this run's.
-      ctx
-        .with(|ctx| {
-          raw::clear_exception(ctx.as_raw().as_ptr());
-          bindings::install(&ctx, &ctx.globals(), &self.shared)
-        })
-        .map_err(start_failed)?;
-    }
-    let ctx = self.ctx.clone().ok_or_else(|| {
-      Completion::Failed(Failure::new(
-        FailureKind::WorkerExit,
-        messages::engine_start_failed("no context"),
-      ))
-    })?;
+    let ctx = match self.ctx.clone() {
+      None => self.create_world(&start_failed)?,
+      Some(ctx) => {
+        // A session's next run: the world is there; only the bindings are this run's.
+        ctx
+          .with(|ctx| {
+            raw::clear_exception(ctx.as_raw().as_ptr());
+            bindings::install(&ctx, &ctx.globals(), &self.shared)
+          })
+          .map_err(start_failed)?;
+        ctx
+      }
+    };
     ctx.with(|ctx| -> Result<(), Completion> {
       let mut opts = EvalOptions::default();
       opts.global = true;
@@ -499,7 +495,7 @@ impl Run {
   fn create_world(
     &mut self,
     start_failed: &dyn Fn(rquickjs::Error) -> Completion,
-  ) -> Result<(), Completion> {
+  ) -> Result<Context, Completion> {
     let rt =
       Runtime::new_with_alloc(HeapAllocator::new(self.control.clone())).map_err(start_failed)?;
     rt.set_max_stack_size(JS_STACK_LIMIT);
@@ -519,7 +515,8 @@ impl Run {
     self.rt = Some(rt);
     self.ctx = Some(ctx.clone());
 
-    ctx.with(|ctx| self.install(&ctx)).map_err(start_failed)
+    ctx.with(|ctx| self.install(&ctx)).map_err(start_failed)?;
+    Ok(ctx)
   }
 
   /// Globals the program sees besides the ECMAScript built-ins.

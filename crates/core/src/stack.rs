@@ -45,7 +45,7 @@ struct Engine {
 }
 
 /// Mirror of QuickJS's `JSCallSiteData` (quickjs.c of rquickjs-sys 0.14.0, pinned by
-/// Cargo.lock); `call_sites_are_read_as_quickjs_writes_them` checks it against the engine.
+/// Cargo.lock); the engine test `call_sites_are_read_as_quickjs_writes_them` checks it.
 #[repr(C)]
 struct CallSiteData {
   filename: qjs::JSValue,
@@ -80,8 +80,8 @@ impl Stacks {
     text.as_string().and_then(|s| s.to_string().ok())
   }
 
-  /// The frames of the current call stack (the innermost first, this native call
-  /// included), as `error.stack` shows them; empty if the program took over
+  /// The frames of the current call stack, innermost first, as `error.stack` shows them
+  /// (a host function calling this has no frame of its own); empty if the program took over
   /// `Error.prepareStackTrace`.
   pub fn current_frames<'js>(&self, ctx: &Ctx<'js>) -> String {
     let c = ctx.as_raw().as_ptr();
@@ -138,9 +138,7 @@ fn join(header: String, frames: &str) -> String {
 /// V8's header (`ErrorUtils::ToString`) from data properties only.
 fn safe_header(c: *mut qjs::JSContext, v: qjs::JSValue) -> String {
   let text = |name: &std::ffi::CStr| {
-    raw::data_property(c, v, name)
-      .filter(|s| raw::is_string(s.v))
-      .map(|s| lossy(raw::string_bytes(c, s.v)))
+    raw::data_string(c, v, name).map(|b| String::from_utf8_lossy(&b).into_owned())
   };
   header_of(text(c"name"), text(c"message"))
 }
@@ -189,19 +187,14 @@ pub(crate) fn shows_only_its_stack(c: *mut qjs::JSContext, v: qjs::JSValue) -> b
       _ => return false,
     }
   }
-  let string = |o: qjs::JSValue, name: &std::ffi::CStr| {
-    raw::data_property(c, o, name)
-      .filter(|s| raw::is_string(s.v))
-      .and_then(|s| raw::string_bytes(c, s.v))
-  };
   let Some(constructor) = raw::data_property(c, v, c"constructor") else {
     return false;
   };
   if !raw::is_object(constructor.v) || raw::is_proxy(constructor.v) {
     return false;
   }
-  let ctor_name = string(constructor.v, c"name");
-  ctor_name.is_some() && ctor_name == string(v, c"name")
+  let ctor_name = raw::data_string(c, constructor.v, c"name");
+  ctor_name.is_some() && ctor_name == raw::data_string(c, v, c"name")
 }
 
 /// Gives `error` the own `stack` data property `text` (replacing our accessor, never a
