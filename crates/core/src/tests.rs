@@ -625,3 +625,26 @@ fn call_sites_are_read_as_quickjs_writes_them() {
     "{v}"
   );
 }
+
+/// What a waiting run costs is what 10,000 waiting runs cost: a run parked on a host call
+/// fits in 160 KiB of QuickJS heap (runtime, full context, our globals). With QuickJS's
+/// 4 KiB arenas it needed ~190 KiB (vendor/README.md).
+#[test]
+fn a_parked_run_fits_in_160_kib() {
+  let (tx, _rx) = mpsc::channel();
+  let (etx, erx) = mpsc::channel();
+  let e =
+    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
+  let spec = BindingSpec { global: "tools".into(), members: vec!["a".into()], error_class: None };
+  let limits = Limits { max_heap_mb: 160.0 / 1024.0, ..Limits::default() };
+  e.start("const r = await tools.a({}); return r + 1".into(), vec![spec], limits).unwrap();
+  loop {
+    match erx.recv_timeout(Duration::from_secs(30)).expect("host event") {
+      HostEvent::Call { run, call, .. } => e.settle_call(run, call, Ok("1".into())),
+      HostEvent::Settled(json) => {
+        assert_eq!(json, r#"{"logs":[],"value":2}"#);
+        return;
+      }
+    }
+  }
+}
