@@ -221,47 +221,54 @@ pub fn json_string_len(bytes: &[u8]) -> u64 {
 
 /// Appends the string as `JSON.stringify` writes it.
 pub fn write_json_string(out: &mut String, bytes: &[u8]) {
+  let mut text = Vec::with_capacity(bytes.len() + 2);
+  write_json_bytes(&mut text, bytes);
+  match String::from_utf8(text) {
+    Ok(text) => out.push_str(&text),
+    // Only bytes that were not WTF-8 to begin with get here.
+    Err(e) => out.push_str(&String::from_utf8_lossy(e.as_bytes())),
+  }
+}
+
+/// Appends WTF-8 `bytes` as `JSON.stringify` writes the string: the result is UTF-8 (lone
+/// surrogates become `\uXXXX` escapes), and runs without escapes are copied whole.
+pub fn write_json_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
   const HEX: &[u8; 16] = b"0123456789abcdef";
   out.reserve(bytes.len() + 2);
-  out.push('"');
+  out.push(b'"');
   let mut start = 0;
   let mut i = 0;
-  let flush = |out: &mut String, from: usize, to: usize| {
-    if from < to {
-      // SAFETY-free: the run between escapes is valid UTF-8 (escapes cut only at ASCII
-      // bytes or at whole 3-byte surrogate sequences).
-      out.push_str(&String::from_utf8_lossy(&bytes[from..to]));
-    }
-  };
   while i < bytes.len() {
     let b = bytes[i];
-    let esc: Option<&str> = match b {
-      b'"' => Some("\\\""),
-      b'\\' => Some("\\\\"),
-      0x08 => Some("\\b"),
-      0x0C => Some("\\f"),
-      b'\n' => Some("\\n"),
-      b'\r' => Some("\\r"),
-      b'\t' => Some("\\t"),
-      _ => None,
+    if b >= 0x20 && b != b'"' && b != b'\\' && b != 0xED {
+      i += 1;
+      continue;
+    }
+    let esc: &[u8] = match b {
+      b'"' => b"\\\"",
+      b'\\' => b"\\\\",
+      0x08 => b"\\b",
+      0x0C => b"\\f",
+      b'\n' => b"\\n",
+      b'\r' => b"\\r",
+      b'\t' => b"\\t",
+      _ => b"",
     };
-    if let Some(esc) = esc {
-      flush(out, start, i);
-      out.push_str(esc);
+    if !esc.is_empty() {
+      out.extend_from_slice(&bytes[start..i]);
+      out.extend_from_slice(esc);
       i += 1;
       start = i;
     } else if b < 0x20 {
-      flush(out, start, i);
-      out.push_str("\\u00");
-      out.push(HEX[(b >> 4) as usize] as char);
-      out.push(HEX[(b & 0xF) as usize] as char);
+      out.extend_from_slice(&bytes[start..i]);
+      out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
       i += 1;
       start = i;
-    } else if let Some(cu) = (b == 0xED).then(|| lone_surrogate_at(bytes, i)).flatten() {
-      flush(out, start, i);
-      out.push_str("\\u");
+    } else if let Some(cu) = lone_surrogate_at(bytes, i) {
+      out.extend_from_slice(&bytes[start..i]);
+      out.extend_from_slice(b"\\u");
       for shift in [12, 8, 4, 0] {
-        out.push(HEX[((cu >> shift) & 0xF) as usize] as char);
+        out.push(HEX[((cu >> shift) & 0xF) as usize]);
       }
       i += 3;
       start = i;
@@ -269,8 +276,8 @@ pub fn write_json_string(out: &mut String, bytes: &[u8]) {
       i += 1;
     }
   }
-  flush(out, start, bytes.len());
-  out.push('"');
+  out.extend_from_slice(&bytes[start..]);
+  out.push(b'"');
 }
 
 /// WTF-8 from QuickJS into a Rust string; lone surrogates become U+FFFD. Only log entries

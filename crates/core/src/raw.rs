@@ -89,18 +89,27 @@ pub(crate) fn proto(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Owned {
 
 /// The string's contents as WTF-8 bytes (lone surrogates kept as 3-byte sequences).
 pub(crate) fn string_bytes(ctx: *mut qjs::JSContext, v: qjs::JSValue) -> Option<Vec<u8>> {
+  with_string_bytes(ctx, v, <[u8]>::to_vec)
+}
+
+/// Lends the string's WTF-8 bytes to `read` without copying them out.
+pub(crate) fn with_string_bytes<R>(
+  ctx: *mut qjs::JSContext,
+  v: qjs::JSValue,
+  read: impl FnOnce(&[u8]) -> R,
+) -> Option<R> {
   let mut len: qjs::size_t = 0;
   // SAFETY: v is a string (callers check), so no conversion code runs; the returned buffer
-  // is valid for `len` bytes until JS_FreeCString.
+  // is valid for `len` bytes until JS_FreeCString, which runs after `read` is done with it.
   unsafe {
     let p = qjs::JS_ToCStringLen2(ctx, &mut len, v, false);
     if p.is_null() {
       clear_exception(ctx);
       return None;
     }
-    let bytes = std::slice::from_raw_parts(p as *const u8, len as usize).to_vec();
+    let result = read(std::slice::from_raw_parts(p as *const u8, len as usize));
     qjs::JS_FreeCString(ctx, p);
-    Some(bytes)
+    Some(result)
   }
 }
 
