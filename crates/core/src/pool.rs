@@ -9,6 +9,10 @@
 //! faster on the threads there are than with more threads fighting for the same cores (and
 //! the Node main thread, which submits them). So a spinning program never delays another
 //! run by more than about a millisecond, and bursts of short slices do not spawn threads.
+//! On Linux "run" means CPU time (the thread's own clock, read by the supervisor): a short
+//! slice that waited for a core, or for the kernel to hand it fresh pages, is not hot, and
+//! judging it by wall time let a burst of 3,000 starting runs grow the pool to 44 threads on
+//! 2 cores, each new thread making the next slices slower still.
 //!
 //! Every thread has an explicit [`THREAD_STACK`], far above QuickJS's own stack limit
 //! (`run::JS_STACK_LIMIT`) and roomy enough for swc's recursive parser, so deep recursion
@@ -16,7 +20,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,16 +28,98 @@ use std::time::{Duration, Instant};
 pub const THREAD_STACK: usize = 256 * 1024 * 1024;
 pub const GROW_AFTER: Duration = Duration::from_millis(1);
 pub const KEEP_ALIVE: Duration = Duration::from_secs(10);
-/// A slice running this long holds its thread (a hot program, a long native call). Well
-/// above a run's first slice (transpile + context, ~0.3 ms of CPU), which on contended cores
-/// can take a few times that in wall time.
+/// A slice that has run this long (CPU time where it can be read) holds its thread: a hot
+/// program, a long native call. Well above a run's first slice (transpile + context,
+/// ~0.3 ms of CPU).
 pub const STUCK_AFTER: Duration = Duration::from_millis(2);
+/// CPU a stuck slice has used since the supervisor first saw it (Linux).
+pub const STUCK_CPU: Duration = Duration::from_millis(1);
 /// How long one idle worker polls for new work before sleeping. A run answering a host
 /// call is usually back within tens of microseconds; catching it without a futex wake-up
 /// halves the cost of a sequential binding call. Only one worker spins at a time.
 pub const SPIN: Duration = Duration::from_micros(60);
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// One job running on a worker.
+struct Slice {
+  started: Instant,
+  /// The worker's CPU clock, where the platform lets another thread read it.
+  clock: Option<cpu_clock::Clock>,
+  /// The worker runs a hot program at the lowest priority (`priority`).
+  demoted: Arc<AtomicBool>,
+  /// The worker's CPU time when the supervisor first looked at this slice (read there, so
+  /// the workers' hot path reads no clock).
+  cpu_when_seen: Option<Duration>,
+}
+
+impl Slice {
+  /// Has this slice run for [`STUCK_AFTER`], and has it kept a core busy — demoted as a hot
+  /// program, or (where CPU time can be read) [`STUCK_CPU`] of CPU since the supervisor
+  /// first saw it — rather than waited for one?
+  fn is_stuck(&mut self) -> bool {
+    if self.started.elapsed() < STUCK_AFTER {
+      return false;
+    }
+    if self.clock.is_none() || self.demoted.load(Ordering::Acquire) {
+      return true;
+    }
+    let Some(now) = cpu_clock::read(self.clock) else { return false };
+    match self.cpu_when_seen {
+      Some(seen) => now.saturating_sub(seen) >= STUCK_CPU,
+      None => {
+        self.cpu_when_seen = Some(now);
+        false
+      }
+    }
+  }
+
+  /// Starts the CPU reading early, so a hot slice is judged a tick sooner.
+  fn observe(&mut self) {
+    if self.cpu_when_seen.is_none() {
+      self.cpu_when_seen = cpu_clock::read(self.clock);
+    }
+  }
+}
+
+/// Per-thread CPU clocks another thread can read (Linux); elsewhere wall time stands in.
+mod cpu_clock {
+  use std::time::Duration;
+
+  #[cfg(target_os = "linux")]
+  pub type Clock = libc::clockid_t;
+  #[cfg(not(target_os = "linux"))]
+  pub type Clock = ();
+
+  #[cfg(target_os = "linux")]
+  pub fn of_current_thread() -> Option<Clock> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: pthread_self is the calling thread, alive for the call; the id is written
+    // into a local we own.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    (rc == 0).then_some(clock)
+  }
+
+  #[cfg(not(target_os = "linux"))]
+  pub fn of_current_thread() -> Option<Clock> {
+    None
+  }
+
+  /// CPU time the clock's thread has used; `None` if it cannot be read (the thread is gone).
+  #[cfg(target_os = "linux")]
+  pub fn read(clock: Option<Clock>) -> Option<Duration> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into a timespec we own; a clock of a thread that has
+    // exited makes it fail (EINVAL), never fault.
+    let rc = unsafe { libc::clock_gettime(clock?, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+  }
+
+  #[cfg(not(target_os = "linux"))]
+  pub fn read(_clock: Option<Clock>) -> Option<Duration> {
+    None
+  }
+}
 
 #[repr(align(128))]
 struct Padded<T>(T);
@@ -45,8 +131,8 @@ struct State {
   idle: usize,
   /// A worker is polling `queued` instead of sleeping.
   spinning: bool,
-  /// When each slice now running started (one entry per busy worker, unordered).
-  running: Vec<Instant>,
+  /// The slices now running (one entry per busy worker, unordered).
+  running: Vec<Slice>,
   shutdown: bool,
 }
 
@@ -133,19 +219,22 @@ impl Pool {
   }
 
   fn work(&self) {
+    let clock = cpu_clock::of_current_thread();
+    let demoted = Arc::new(AtomicBool::new(false));
+    crate::priority::watch_current(demoted.clone());
     let mut st = self.lock();
     loop {
       if let Some((_, job)) = st.queue.pop_front() {
         self.inner.queued.0.store(st.queue.len(), Ordering::Release);
         let started = Instant::now();
-        st.running.push(started);
+        st.running.push(Slice { started, clock, demoted: demoted.clone(), cpu_when_seen: None });
         drop(st);
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
         let _ = catch_unwind(AssertUnwindSafe(job));
         let healthy = crate::priority::restore_current();
         st = self.lock();
-        if let Some(i) = st.running.iter().position(|&t| t == started) {
+        if let Some(i) = st.running.iter().position(|s| s.started == started && s.clock == clock) {
           st.running.swap_remove(i);
         }
         if !healthy {
@@ -207,13 +296,14 @@ impl Pool {
           if st.idle == 0
             && w >= GROW_AFTER
             && st.threads < self.inner.max
-            && st.running.iter().all(|t| t.elapsed() >= STUCK_AFTER) =>
+            && st.running.iter_mut().fold(true, |all, s| s.is_stuck() && all) =>
         {
           self.spawn(&mut st);
           // Give the new thread a moment to take the job before judging again.
           st = self.inner.watch.wait_timeout(st, GROW_AFTER).unwrap_or_else(|p| p.into_inner()).0;
         }
         Some(w) => {
+          st.running.iter_mut().for_each(Slice::observe);
           let pause = GROW_AFTER.saturating_sub(w).max(Duration::from_micros(200));
           st = self.inner.watch.wait_timeout(st, pause).unwrap_or_else(|p| p.into_inner()).0;
         }

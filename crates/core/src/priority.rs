@@ -9,6 +9,8 @@
 //! Linux only (per-thread nice values); elsewhere this is a no-op.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long a slice runs before its thread is demoted.
@@ -16,6 +18,23 @@ pub const DEMOTE_AFTER: Duration = Duration::from_millis(2);
 
 thread_local! {
   static DEMOTED: Cell<bool> = const { Cell::new(false) };
+  /// Where the pool reads this thread's state (see [`watch_current`]).
+  static WATCHED: std::cell::RefCell<Option<Arc<AtomicBool>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Mirrors the calling thread's demotion into `flag`, which other threads can read: the pool
+/// counts a demoted slice as holding its thread (at the lowest priority it gets too little
+/// CPU for its clock to say so).
+pub fn watch_current(flag: Arc<AtomicBool>) {
+  WATCHED.with(|w| *w.borrow_mut() = Some(flag));
+}
+
+fn publish(demoted: bool) {
+  WATCHED.with(|w| {
+    if let Some(flag) = w.borrow().as_ref() {
+      flag.store(demoted, Ordering::Release);
+    }
+  });
 }
 
 /// Lowers the calling thread's priority (once per slice).
@@ -24,6 +43,7 @@ pub fn demote_current() {
     return;
   }
   DEMOTED.with(|d| d.set(true));
+  publish(true);
   set_nice(19);
 }
 
@@ -37,6 +57,7 @@ pub fn restore_current() -> bool {
   if ok {
     DEMOTED.with(|d| d.set(false));
   }
+  publish(false);
   ok
 }
 
