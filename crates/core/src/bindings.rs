@@ -39,8 +39,13 @@ pub struct BindingHandles {
   error: Option<Persistent<Constructor<'static>>>,
   /// Per namespace: its injected error class, if declared.
   classes: Vec<Option<Persistent<Constructor<'static>>>>,
-  /// Call id → (resolve, reject, function index).
-  calls: HashMap<u32, (Persistent<Function<'static>>, Persistent<Function<'static>>, u32)>,
+  /// Call id → (resolve, reject, function index). Ids are ours (sequential), so they are
+  /// hashed with one multiply.
+  calls: HashMap<
+    u32,
+    (Persistent<Function<'static>>, Persistent<Function<'static>>, u32),
+    std::hash::BuildHasherDefault<crate::bridge::IdHasher>,
+  >,
   next_call: u32,
 }
 

@@ -152,11 +152,10 @@ impl Drop for Names {
   }
 }
 
-/// Hashes object addresses and atom numbers, which are already spread and never chosen by
-/// an attacker's hash-flooding (a program cannot pick where its objects live): one multiply
-/// instead of SipHash.
+/// Hashes object addresses, atom numbers and call ids, which a program cannot choose (so
+/// cannot flood one bucket with): one multiply instead of SipHash.
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
   fn finish(&self) -> u64 {
