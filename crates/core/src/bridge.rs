@@ -89,7 +89,7 @@ pub(crate) fn to_json(
     out: Vec::new(),
     stack: Vec::new(),
     ancestors: HashSet::default(),
-    names: Names { ctx, written: HashMap::default() },
+    names: Names { ctx, written: HashMap::default(), uncached: 0 },
     plain: Plain { shapes, length: Atom::new(ctx, c"length") },
     control,
     max_bytes,
@@ -119,7 +119,12 @@ struct Walker<'a> {
 struct Names {
   ctx: *mut qjs::JSContext,
   written: HashMap<qjs::JSAtom, Box<[u8]>, BuildHasherDefault<IdHasher>>,
+  /// Names read without the cache so far.
+  uncached: u32,
 }
+
+/// How many names a walk reads before it starts caching them.
+const UNCACHED_NAMES: u32 = 16;
 
 impl Names {
   /// Appends `"name":` for a string key; `None` for a symbol (not JSON).
@@ -131,6 +136,13 @@ impl Names {
     let Some(Key::String(name)) = raw::atom_key(self.ctx, atom) else {
       return None;
     };
+    self.uncached += 1;
+    if self.uncached <= UNCACHED_NAMES {
+      // A small value (a call's arguments) is done before a cache would pay for itself.
+      write_json_bytes(out, &name);
+      out.push(b':');
+      return Some(());
+    }
     let mut text = Vec::with_capacity(name.len() + 3);
     write_json_bytes(&mut text, &name);
     text.push(b':');
