@@ -33,6 +33,9 @@ pub struct ErrorClassSpec {
 }
 
 /// JS handles the bindings keep between slices. Cleared before the context is dropped.
+/// A call in flight: its promise's resolve and reject functions and the function's index.
+type PendingCall = (Persistent<Function<'static>>, Persistent<Function<'static>>, u32);
+
 #[derive(Default)]
 pub struct BindingHandles {
   /// The intrinsic `Error`, captured before the program runs.
@@ -41,11 +44,7 @@ pub struct BindingHandles {
   classes: Vec<Option<Persistent<Constructor<'static>>>>,
   /// Call id → (resolve, reject, function index). Ids are ours (sequential), so they are
   /// hashed with one multiply.
-  calls: HashMap<
-    u32,
-    (Persistent<Function<'static>>, Persistent<Function<'static>>, u32),
-    std::hash::BuildHasherDefault<crate::bridge::IdHasher>,
-  >,
+  calls: HashMap<u32, PendingCall, std::hash::BuildHasherDefault<crate::bridge::IdHasher>>,
   next_call: u32,
 }
 

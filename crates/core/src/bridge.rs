@@ -136,21 +136,17 @@ impl Names {
     let Some(Key::String(name)) = raw::atom_key(self.ctx, atom) else {
       return None;
     };
+    let start = out.len();
+    write_json_bytes(out, &name);
+    out.push(b':');
+    // A small value (a call's arguments) is done before a cache would pay for itself.
     self.uncached += 1;
-    if self.uncached <= UNCACHED_NAMES {
-      // A small value (a call's arguments) is done before a cache would pay for itself.
-      write_json_bytes(out, &name);
-      out.push(b':');
-      return Some(());
+    if self.uncached > UNCACHED_NAMES {
+      // SAFETY: a new reference to a live atom (it names a property being read), released
+      // in Drop.
+      unsafe { qjs::JS_DupAtom(self.ctx, atom) };
+      self.written.insert(atom, out[start..].into());
     }
-    let mut text = Vec::with_capacity(name.len() + 3);
-    write_json_bytes(&mut text, &name);
-    text.push(b':');
-    out.extend_from_slice(&text);
-    // SAFETY: a new reference to a live atom (it names a property being read), released in
-    // Drop.
-    unsafe { qjs::JS_DupAtom(self.ctx, atom) };
-    self.written.insert(atom, text.into_boxed_slice());
     Some(())
   }
 }

@@ -261,7 +261,8 @@ pub fn write_json_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
       start = i;
     } else if b < 0x20 {
       out.extend_from_slice(&bytes[start..i]);
-      out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
+      out.extend_from_slice(b"\\u00");
+      out.extend_from_slice(&[HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
       i += 1;
       start = i;
     } else if let Some(cu) = lone_surrogate_at(bytes, i) {

@@ -57,24 +57,20 @@ impl Slice {
   /// Has this slice run for [`STUCK_AFTER`], and has it kept a core busy — demoted as a hot
   /// program, or (where CPU time can be read) [`STUCK_CPU`] of CPU since the supervisor
   /// first saw it — rather than waited for one?
-  fn is_stuck(&mut self) -> bool {
+  fn is_stuck(&self) -> bool {
     if self.started.elapsed() < STUCK_AFTER {
       return false;
     }
     if self.clock.is_none() || self.demoted.load(Ordering::Acquire) {
       return true;
     }
-    let Some(now) = cpu_clock::read(self.clock) else { return false };
-    match self.cpu_when_seen {
-      Some(seen) => now.saturating_sub(seen) >= STUCK_CPU,
-      None => {
-        self.cpu_when_seen = Some(now);
-        false
-      }
+    match (self.cpu_when_seen, cpu_clock::read(self.clock)) {
+      (Some(seen), Some(now)) => now.saturating_sub(seen) >= STUCK_CPU,
+      _ => false,
     }
   }
 
-  /// Starts the CPU reading early, so a hot slice is judged a tick sooner.
+  /// Takes the first CPU reading (see `cpu_when_seen`).
   fn observe(&mut self) {
     if self.cpu_when_seen.is_none() {
       self.cpu_when_seen = cpu_clock::read(self.clock);
@@ -234,7 +230,7 @@ impl Pool {
         let _ = catch_unwind(AssertUnwindSafe(job));
         let healthy = crate::priority::restore_current();
         st = self.lock();
-        if let Some(i) = st.running.iter().position(|s| s.started == started && s.clock == clock) {
+        if let Some(i) = st.running.iter().position(|s| Arc::ptr_eq(&s.demoted, &demoted)) {
           st.running.swap_remove(i);
         }
         if !healthy {
@@ -290,20 +286,22 @@ impl Pool {
         return;
       }
       let waited = st.queue.front().map(|(t, _)| t.elapsed());
+      if waited.is_some() {
+        st.running.iter_mut().for_each(Slice::observe);
+      }
       match waited {
         None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
         Some(w)
           if st.idle == 0
             && w >= GROW_AFTER
             && st.threads < self.inner.max
-            && st.running.iter_mut().fold(true, |all, s| s.is_stuck() && all) =>
+            && st.running.iter().all(Slice::is_stuck) =>
         {
           self.spawn(&mut st);
           // Give the new thread a moment to take the job before judging again.
           st = self.inner.watch.wait_timeout(st, GROW_AFTER).unwrap_or_else(|p| p.into_inner()).0;
         }
         Some(w) => {
-          st.running.iter_mut().for_each(Slice::observe);
           let pause = GROW_AFTER.saturating_sub(w).max(Duration::from_micros(200));
           st = self.inner.watch.wait_timeout(st, pause).unwrap_or_else(|p| p.into_inner()).0;
         }
