@@ -36,6 +36,13 @@ impl Drop for Owned {
   }
 }
 
+// Our additions to the vendored QuickJS (`vendor/README.md`); rquickjs-sys's pregenerated
+// bindings do not list them.
+extern "C" {
+  /// Defines `Date`, the typed arrays and `DOMException` as globals added on first read.
+  pub(crate) fn JS_AddLazyIntrinsics(ctx: *mut qjs::JSContext) -> std::ffi::c_int;
+}
+
 pub(crate) fn tag(v: qjs::JSValue) -> i32 {
   // SAFETY: reading the tag of a JSValue is a plain field read.
   unsafe { qjs::JS_VALUE_GET_TAG(v) }

@@ -545,6 +545,13 @@ JS_EXTERN JSValue JS_GetFunctionProto(JSContext *ctx);
    save memory */
 JS_EXTERN JSContext *JS_NewContextRaw(JSRuntime *rt);
 JS_EXTERN int JS_AddIntrinsicBaseObjects(JSContext *ctx);
+/* code-runtime-quickjs: Date, the typed arrays and DOMException added on first use of
+   one of their globals (or of a JS_New* function creating their objects) */
+#define JS_LAZY_DATE 1
+#define JS_LAZY_TYPED_ARRAYS 2
+#define JS_LAZY_DOM_EXCEPTION 4
+JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
+JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
 JS_EXTERN int JS_AddIntrinsicDate(JSContext *ctx);
 JS_EXTERN int JS_AddIntrinsicEval(JSContext *ctx);
 JS_EXTERN void JS_AddIntrinsicRegExpCompiler(JSContext *ctx);
