@@ -54,9 +54,6 @@ pub const MAX_LABELS: usize = 10_000;
 /// Spaces added per `console.group()`.
 const GROUP_INDENT: usize = 2;
 
-/// Methods that print their arguments as one entry.
-const PRINTING: &[&str] = &["log", "info", "warn", "error", "debug", "dirxml"];
-
 type LabelKey = (u64, u64);
 
 /// One run's console state.
@@ -68,53 +65,148 @@ pub struct ConsoleState {
   timers: RefCell<HashMap<LabelKey, Instant>>,
 }
 
-type Method<'js> = fn(&Ctx<'js>, &RunShared, &[Value<'js>]) -> rquickjs::Result<()>;
+/// The methods besides `trace`, in the order `console` lists them (`trace` comes after the
+/// first [`PRINTING`]): `(name, method)`.
+/// They are plain QuickJS C functions defined through a function list, which QuickJS
+/// creates on first use (a property slot each until then): most runs call one or two of
+/// them, and 18 closures were ~4 KiB of every run's heap. `trace` stays a closure: QuickJS
+/// lists C functions as stack frames, and its output starts at the caller.
+const METHODS: [(&std::ffi::CStr, MethodFn); 18] = [
+  (c"log", log),
+  (c"info", log),
+  (c"warn", log),
+  (c"error", log),
+  (c"debug", log),
+  (c"dirxml", log),
+  (c"dir", dir),
+  (c"table", table),
+  (c"group", group),
+  (c"groupCollapsed", group),
+  (c"groupEnd", group_end),
+  (c"time", time),
+  (c"timeLog", time_log),
+  (c"timeEnd", time_end),
+  (c"count", count),
+  (c"countReset", count_reset),
+  (c"assert", assert),
+  // Node clears only a terminal; `logs` is not one.
+  (c"clear", |_, _, _| Ok(())),
+];
 
+/// How many of `METHODS` print their arguments as one entry (`log` and its aliases).
+const PRINTING: usize = 6;
+
+type MethodFn = for<'js> fn(&Ctx<'js>, &RunShared, &[Value<'js>]) -> rquickjs::Result<()>;
+
+/// `METHODS` as QuickJS reads them: entries it keeps pointers to, hence a static.
+struct FunctionList([qjs::JSCFunctionListEntry; METHODS.len()]);
+
+// SAFETY: the entries point only at static C strings and a function; nothing mutates them.
+unsafe impl Sync for FunctionList {}
+
+static FUNCTION_LIST: FunctionList = FunctionList(function_list());
+
+const fn function_list() -> [qjs::JSCFunctionListEntry; METHODS.len()] {
+  let mut list = [entry(c"", 0); METHODS.len()];
+  let mut i = 0;
+  while i < METHODS.len() {
+    list[i] = entry(METHODS[i].0, i as i16);
+    i += 1;
+  }
+  list
+}
+
+/// What `JS_CFUNC_MAGIC_DEF(name, 0, call_method, magic)` makes, enumerable like Node's.
+const fn entry(name: &'static std::ffi::CStr, magic: i16) -> qjs::JSCFunctionListEntry {
+  qjs::JSCFunctionListEntry {
+    name: name.as_ptr(),
+    prop_flags: (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE | qjs::JS_PROP_ENUMERABLE) as u8,
+    def_type: qjs::JS_DEF_CFUNC as u8,
+    magic,
+    u: qjs::JSCFunctionListEntry__bindgen_ty_1 {
+      func: qjs::JSCFunctionListEntry__bindgen_ty_1__bindgen_ty_1 {
+        length: 0,
+        cproto: qjs::JSCFunctionEnum_JS_CFUNC_generic_magic as u8,
+        cfunc: qjs::JSCFunctionType { generic_magic: Some(call_method) },
+      },
+    },
+  }
+}
+
+/// Defines `console`. The methods find the run's state through the context's opaque
+/// pointer, which is set here to the run's `RunShared`: the run owns both the context and
+/// that `Rc`, and program code (hence a method call) only runs while the run is alive.
 pub fn install<'js>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
   shared: &Rc<RunShared>,
 ) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
   let console = Object::new(ctx.clone())?;
-  for &name in PRINTING {
-    method(ctx, &console, shared, name, log)?;
-  }
-  let methods: [(&str, Method<'js>); 13] = [
-    ("trace", trace),
-    ("dir", dir),
-    ("table", table),
-    ("group", group),
-    ("groupCollapsed", group),
-    ("groupEnd", group_end),
-    ("time", time),
-    ("timeLog", time_log),
-    ("timeEnd", time_end),
-    ("count", count),
-    ("countReset", count_reset),
-    ("assert", assert),
-    // Node clears only a terminal; `logs` is not one.
-    ("clear", |_, _, _| Ok(())),
-  ];
-  for (name, f) in methods {
-    method(ctx, &console, shared, name, f)?;
-  }
+  // SAFETY: see above.
+  unsafe { qjs::JS_SetContextOpaque(c, Rc::as_ptr(shared) as *mut std::ffi::c_void) };
+  let (printing, rest) = FUNCTION_LIST.0.split_at(PRINTING);
+  define_methods(ctx, &console, printing)?;
+  let trace_shared = shared.clone();
+  let trace = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
+    trace(&ctx, &trace_shared, &args.0)
+  })?
+  .with_name("trace")?;
+  console.set("trace", trace)?;
+  define_methods(ctx, &console, rest)?;
   globals.set("console", console)?;
   Ok(())
 }
 
-fn method<'js>(
-  ctx: &Ctx<'js>,
-  console: &Object<'js>,
-  shared: &Rc<RunShared>,
-  name: &str,
-  f: Method<'js>,
+fn define_methods(
+  ctx: &Ctx<'_>,
+  console: &Object<'_>,
+  list: &'static [qjs::JSCFunctionListEntry],
 ) -> rquickjs::Result<()> {
-  let shared = shared.clone();
-  let func = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
-    f(&ctx, &shared, &args.0)
-  })?
-  .with_name(name)?;
-  console.set(name, func)
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: the entries are static, as QuickJS requires (each property points at its entry
+  // until first use); the object is alive.
+  if unsafe { qjs::JS_SetPropertyFunctionList(c, console.as_raw(), list.as_ptr(), list.len() as _) }
+    < 0
+  {
+    return Err(rquickjs::Error::Exception);
+  }
+  Ok(())
+}
+
+/// The C function behind every method of `METHODS`: `magic` is its index.
+unsafe extern "C" fn call_method(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: std::ffi::c_int,
+  argv: *mut qjs::JSValue,
+  magic: std::ffi::c_int,
+) -> qjs::JSValue {
+  let outcome = std::panic::catch_unwind(|| {
+    let ctx_ptr = std::ptr::NonNull::new(c)?;
+    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
+    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
+    // SAFETY: set by `install` to the run's RunShared, alive while program code runs.
+    let shared = unsafe { (qjs::JS_GetContextOpaque(c) as *const RunShared).as_ref() }?;
+    let (_, method) = METHODS.get(usize::try_from(magic).ok()?)?;
+    let count = usize::try_from(argc).unwrap_or(0);
+    let args: Vec<Value> = (0..count)
+      // SAFETY: argv holds argc borrowed values; each Value takes a reference of its own.
+      .map(|i| unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))) })
+      .collect();
+    Some(match method(&ctx, shared, &args) {
+      Ok(()) => qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0),
+      Err(rquickjs::Error::Exception) => qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0),
+      Err(other) => {
+        let _ = rquickjs::Exception::throw_internal(&ctx, &other.to_string());
+        qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0)
+      }
+    })
+  });
+  match outcome {
+    Ok(Some(v)) => v,
+    _ => raw::exception(c, c"console failed"),
+  }
 }
 
 /// Node's `trace`: `{ name: 'Trace', message: format(args) }` with the caller's stack.

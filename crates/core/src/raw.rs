@@ -41,6 +41,8 @@ impl Drop for Owned {
 extern "C" {
   /// Defines `Date`, the typed arrays and `DOMException` as globals added on first read.
   pub(crate) fn JS_AddLazyIntrinsics(ctx: *mut qjs::JSContext) -> std::ffi::c_int;
+  /// Seeds `Math.random` (QuickJS seeds it from the time of day in microseconds).
+  pub(crate) fn JS_SetRandomSeed(ctx: *mut qjs::JSContext, seed: u64);
 }
 
 pub(crate) fn tag(v: qjs::JSValue) -> i32 {

@@ -7,7 +7,7 @@
 //! the prelude (`prelude/web.js`, compiled to QuickJS bytecode once per process and read
 //! into each context that needs it), which replaces every accessor with an ordinary
 //! writable, configurable data property. A write before any read simply defines the
-//! property. `Math.random` is replaced eagerly (one function), seeded from the OS.
+//! property. `Math.random` is QuickJS's own, seeded per run from the OS.
 //!
 //! The prelude is plain JavaScript over a few natives defined here: UTF-8 coding, WHATWG URL
 //! parsing and setters (the `url` crate), `application/x-www-form-urlencoded` parsing and
@@ -18,7 +18,6 @@ use crate::prelude::Prelude;
 use crate::raw::{self, Owned};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
-use std::cell::Cell;
 
 /// The globals the prelude defines.
 pub const LAZY_GLOBALS: &[&str] = &[
@@ -36,7 +35,7 @@ pub const LAZY_GLOBALS: &[&str] = &[
 pub(crate) static PRELUDE: Prelude =
   Prelude::new(c"prelude/web.js", include_str!("prelude/web.js"));
 
-/// Defines the lazy accessors and the seeded `Math.random`. Runs before the program, so it
+/// Defines the lazy accessors and seeds `Math.random`. Runs before the program, so it
 /// is part of every run's start-up cost: the accessors are plain C functions (one getter and
 /// one setter per name, told apart by their `magic` index) sharing one state object, which
 /// is far cheaper to create than closures.
@@ -65,7 +64,7 @@ pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<(
       }
     }
   }
-  install_random(ctx, globals)?;
+  install_random(ctx);
   Ok(())
 }
 
@@ -487,22 +486,13 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
   Ok(n)
 }
 
-/// `Math.random` from a per-run seed drawn from the OS (QuickJS seeds from the time of day,
-/// so runs created in the same microsecond would share a sequence).
-fn install_random<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
+/// Seeds QuickJS's own `Math.random` (xorshift64*) from the OS: its default seed is the time
+/// of day in microseconds, so runs started together would draw the same numbers. Replacing
+/// the function instead would make every run instantiate `Math`, which QuickJS otherwise
+/// creates on first use.
+fn install_random(ctx: &Ctx<'_>) {
   let mut seed = [0u8; 8];
   let _ = getrandom::fill(&mut seed);
-  let state = Cell::new(u64::from_le_bytes(seed) | 1);
-  let random = Function::new(ctx.clone(), move || -> f64 {
-    // xorshift64*, top 53 bits as a double in [0, 1).
-    let mut x = state.get();
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    state.set(x);
-    (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-  })?
-  .with_name("random")?;
-  let math: Object = globals.get("Math")?;
-  define_data(ctx, &math, "random", random.into_value())
+  // SAFETY: the context is alive; this sets one field of it.
+  unsafe { raw::JS_SetRandomSeed(ctx.as_raw().as_ptr(), u64::from_le_bytes(seed)) }
 }

@@ -65070,3 +65070,11 @@ int JS_AddLazyIntrinsics(JSContext *ctx)
         return -1;
     return 0;
 }
+
+/* code-runtime-quickjs: Math.random's state, which JS_NewContextRaw seeds from the time
+   of day in microseconds (two contexts made in the same microsecond would draw the same
+   numbers); the embedder seeds it from the OS instead. The hash seed stays as it was. */
+void JS_SetRandomSeed(JSContext *ctx, uint64_t seed)
+{
+    ctx->random_state = seed ? seed : 1;
+}

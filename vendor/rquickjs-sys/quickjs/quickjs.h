@@ -552,6 +552,8 @@ JS_EXTERN int JS_AddIntrinsicBaseObjects(JSContext *ctx);
 #define JS_LAZY_DOM_EXCEPTION 4
 JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
+/* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
+JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
 JS_EXTERN int JS_AddIntrinsicDate(JSContext *ctx);
 JS_EXTERN int JS_AddIntrinsicEval(JSContext *ctx);
 JS_EXTERN void JS_AddIntrinsicRegExpCompiler(JSContext *ctx);
