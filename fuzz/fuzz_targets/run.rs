@@ -78,6 +78,11 @@ const SNIPPETS: &[&str] = &[
   "x = new URL('http://u:p@h:1/p?q=1#f').searchParams.get('q');",
   "x = new TextDecoder().decode(new TextEncoder().encode('é\\ud800'));",
   "x = btoa('abc') + atob('YWJj') + crypto.randomUUID().length + performance.now();",
+  // Built-ins QuickJS adds on first use (vendor/README.md), before and after tampering.
+  "Object.defineProperty(Array.prototype, 'toString', { get() { x = new Int8Array(1); throw 1 } });",
+  "delete (globalThis as any).Date; (globalThis as any).Uint8Array = 1; x = new TextEncoder().encode('a');",
+  "x = [new DataView(new ArrayBuffer(8)).getInt8(0), Atomics.add(new Int32Array(1), 0, 1), new Date(0).getTime()];",
+  "try { x = new DOMException('m', 'AbortError').code } catch (e) { x = e }",
   "x = Function('return this')();",
   "x = (globalThis as any).constructor.constructor('return process')();",
   "await import('fs');",
