@@ -139,8 +139,9 @@ pub fn install<'js>(
 }
 
 /// One member function: a C function whose `magic` is the flat function index and whose
-/// data holds the address of the run's `RunShared` (cheaper to create and to call than a
-/// boxed closure, and runs start with every member created).
+/// data holds the run it was made for; it finds the run's state with `RunShared::of`
+/// (cheaper to create and to call than a boxed closure, and runs start with every member
+/// created).
 fn binding_function<'js>(
   ctx: &Ctx<'js>,
   shared: &Rc<RunShared>,
@@ -148,19 +149,13 @@ fn binding_function<'js>(
   name: &str,
 ) -> rquickjs::Result<Value<'js>> {
   let c = ctx.as_raw().as_ptr();
-  // The address as two int32 halves (a double would be normalised to an int when small).
-  let address = Rc::as_ptr(shared) as usize as u64;
-  let mut data = [
-    qjs::JS_MKVAL(qjs::JS_TAG_INT, address as u32 as i32),
-    qjs::JS_MKVAL(qjs::JS_TAG_INT, (address >> 32) as u32 as i32),
-    qjs::JS_MKVAL(qjs::JS_TAG_INT, shared.generation.get() as u32 as i32),
-  ];
+  let mut data = [qjs::JS_MKVAL(qjs::JS_TAG_INT, shared.generation.get() as u32 as i32)];
   // SAFETY: JS_NewCFunctionData copies the data values; the function reference goes to
   // Value::from_raw. The `name` property is defined on our own fresh function object.
   unsafe {
     let f = Value::from_raw(
       ctx.clone(),
-      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 3, data.as_mut_ptr()),
+      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 1, data.as_mut_ptr()),
     );
     if raw::tag(f.as_raw()) == qjs::JS_TAG_EXCEPTION {
       return Err(rquickjs::Error::Exception);
@@ -187,24 +182,19 @@ unsafe extern "C" fn binding_entry(
 ) -> qjs::JSValue {
   let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
     let ctx_ptr = std::ptr::NonNull::new(c)?;
-    // SAFETY: QuickJS calls us with a live context on the thread running it. data[0..2]
-    // hold the address of the run's RunShared, which outlives the context (Run drops the
-    // context and runtime before its `shared` field), data[2] the run it was made for.
-    // argv holds argc values.
+    // SAFETY: QuickJS calls us with a live context (the run's program context, where
+    // binding functions are made) on the thread running it; data[0] holds the run the
+    // function was made for; argv holds argc values.
     unsafe {
       let ctx = Ctx::from_raw(ctx_ptr);
-      let low = qjs::JS_VALUE_GET_INT(*data) as u32 as u64;
-      let high = qjs::JS_VALUE_GET_INT(*data.add(1)) as u32 as u64;
-      let shared = &*(((high << 32) | low) as usize as *const RunShared);
-      let generation = qjs::JS_VALUE_GET_INT(*data.add(2)) as u32;
+      let shared = RunShared::of(c)?;
+      let generation = qjs::JS_VALUE_GET_INT(*data) as u32;
       if generation != shared.generation.get() as u32 {
         // Kept from an earlier run of a session: its index names that run's function.
         qjs::JS_ThrowTypeError(c, STALE_BINDING.as_ptr());
         return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
       }
-      let args: Vec<Value> = (0..argc.max(0) as usize)
-        .map(|i| Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))))
-        .collect();
+      let args = raw::args(&ctx, argc, argv);
       Some(match call(&ctx, shared, magic as u32, &args) {
         Ok(v) => qjs::JS_DupValue(c, v.as_raw()),
         Err(_) => raw::exception(c, BINDING_FAILED),

@@ -133,18 +133,13 @@ const fn entry(name: &'static std::ffi::CStr, magic: i16) -> qjs::JSCFunctionLis
   }
 }
 
-/// Defines `console`. The methods find the run's state through the context's opaque
-/// pointer, which is set here to the run's `RunShared`: the run owns both the context and
-/// that `Rc`, and program code (hence a method call) only runs while the run is alive.
+/// Defines `console`. The methods find the run's state with `RunShared::of`.
 pub fn install<'js>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
   shared: &Rc<RunShared>,
 ) -> rquickjs::Result<()> {
-  let c = ctx.as_raw().as_ptr();
   let console = Object::new(ctx.clone())?;
-  // SAFETY: see above.
-  unsafe { qjs::JS_SetContextOpaque(c, Rc::as_ptr(shared) as *mut std::ffi::c_void) };
   let (printing, rest) = FUNCTION_LIST.0.split_at(PRINTING);
   define_methods(ctx, &console, printing)?;
   let trace_shared = shared.clone();
@@ -186,14 +181,9 @@ unsafe extern "C" fn call_method(
     let ctx_ptr = std::ptr::NonNull::new(c)?;
     // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
     let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
-    // SAFETY: set by `install` to the run's RunShared, alive while program code runs.
-    let shared = unsafe { (qjs::JS_GetContextOpaque(c) as *const RunShared).as_ref() }?;
+    // SAFETY: our methods live in the run's program context; argv holds argc values.
+    let (shared, args) = unsafe { (RunShared::of(c)?, raw::args(&ctx, argc, argv)) };
     let (_, method) = METHODS.get(usize::try_from(magic).ok()?)?;
-    let count = usize::try_from(argc).unwrap_or(0);
-    let args: Vec<Value> = (0..count)
-      // SAFETY: argv holds argc borrowed values; each Value takes a reference of its own.
-      .map(|i| unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))) })
-      .collect();
     Some(match method(&ctx, shared, &args) {
       Ok(()) => qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0),
       Err(rquickjs::Error::Exception) => qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0),

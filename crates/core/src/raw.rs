@@ -45,6 +45,22 @@ extern "C" {
   pub(crate) fn JS_SetRandomSeed(ctx: *mut qjs::JSContext, seed: u64);
 }
 
+/// A C function's arguments as values of their own (each takes a new reference).
+///
+/// # Safety
+/// `argv` holds `argc` values QuickJS passed to a C function called in `ctx`.
+pub(crate) unsafe fn args<'js>(
+  ctx: &rquickjs::Ctx<'js>,
+  argc: std::ffi::c_int,
+  argv: *const qjs::JSValue,
+) -> Vec<rquickjs::Value<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  (0..usize::try_from(argc).unwrap_or(0))
+    // SAFETY: i < argc; the dup is the reference the Value releases.
+    .map(|i| unsafe { rquickjs::Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv.add(i))) })
+    .collect()
+}
+
 pub(crate) fn tag(v: qjs::JSValue) -> i32 {
   // SAFETY: reading the tag of a JSValue is a plain field read.
   unsafe { qjs::JS_VALUE_GET_TAG(v) }

@@ -200,6 +200,18 @@ pub struct RunShared {
 }
 
 impl RunShared {
+  /// The run's shared state, from the program context's opaque pointer (set by
+  /// `Run::install`). For the C functions behind `console` and the bindings, which QuickJS
+  /// always calls with the context they were made in.
+  ///
+  /// # Safety
+  /// `c` is a run's program context, live, on the thread running it.
+  pub(crate) unsafe fn of<'a>(c: *mut qjs::JSContext) -> Option<&'a RunShared> {
+    // SAFETY (caller's, and `Run::install`'s): the pointer is the run's `Rc<RunShared>`,
+    // which outlives the context (`Run` drops the context and runtime before its fields).
+    unsafe { (qjs::JS_GetContextOpaque(c) as *const RunShared).as_ref() }
+  }
+
   /// Host calls and timers that may still settle the program's promise.
   pub fn pending(&self) -> usize {
     self.bindings.borrow().in_flight() + self.timers.borrow().pending()
@@ -552,7 +564,11 @@ impl Run {
   /// Globals the program sees besides the ECMAScript built-ins.
   fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let globals = ctx.globals();
-    self.shared.shapes.set(bridge::Shapes::of(ctx.as_raw().as_ptr()));
+    let c = ctx.as_raw().as_ptr();
+    // SAFETY: `RunShared::of` reads this back; the `Rc` outlives the context (`Drop for Run`
+    // frees the world first), and a session keeps both for all its runs.
+    unsafe { qjs::JS_SetContextOpaque(c, Rc::as_ptr(&self.shared) as *mut std::ffi::c_void) };
+    self.shared.shapes.set(bridge::Shapes::of(c));
     console::install(ctx, &globals, &self.shared)?;
     bindings::install(ctx, &globals, &self.shared)?;
     timers::install(ctx, &globals, &self.shared)?;
