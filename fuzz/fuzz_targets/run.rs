@@ -83,6 +83,8 @@ const SNIPPETS: &[&str] = &[
   "delete (globalThis as any).Date; (globalThis as any).Uint8Array = 1; x = new TextEncoder().encode('a');",
   "x = [new DataView(new ArrayBuffer(8)).getInt8(0), Atomics.add(new Int32Array(1), 0, 1), new Date(0).getTime()];",
   "try { x = new DOMException('m', 'AbortError').code } catch (e) { x = e }",
+  "(globalThis as any).RegExp = 1; delete (globalThis as any).Map; x = ['a1'.match('1'), [...'a1'.matchAll('1')], /b/.exec('b')];",
+  "x = [new Map([[1, 2]]).entries().next(), new Set([1]).union(new Set([2])).size, new WeakRef({}).deref(), new FinalizationRegistry(() => {})];",
   "x = Function('return this')();",
   "x = (globalThis as any).constructor.constructor('return process')();",
   "await import('fs');",

@@ -37,18 +37,16 @@ use std::time::Instant;
 type Eager = (
   intrinsic::Eval,
   intrinsic::RegExpCompiler,
-  intrinsic::RegExp,
   intrinsic::Json,
   intrinsic::Proxy,
-  intrinsic::MapSet,
   intrinsic::Promise,
-  intrinsic::WeakRef,
   intrinsic::Performance,
 );
 
-/// A context with every built-in of QuickJS's full one, but `Date`, the typed arrays and
-/// `DOMException` are added on first use (`vendor/README.md`): most programs never touch
-/// them, and they are a fifth of a context's memory and a third of its start-up time.
+/// A context with every built-in of QuickJS's full one, but `Date`, the typed arrays,
+/// `DOMException`, `Map` and `Set`, `WeakRef` with `FinalizationRegistry`, and `RegExp` are
+/// added on first use (`vendor/README.md`): most programs never touch most of them, and they
+/// are over a third of a context's memory and of its start-up time.
 pub(crate) fn new_context(rt: &Runtime) -> rquickjs::Result<Context> {
   let ctx = Context::custom::<Eager>(rt)?;
   ctx.with(|ctx| {

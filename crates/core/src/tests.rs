@@ -627,18 +627,18 @@ fn call_sites_are_read_as_quickjs_writes_them() {
 }
 
 /// What a waiting run costs is what 10,000 waiting runs cost: a run parked on a host call
-/// fits in 104 KiB of QuickJS heap (runtime, context, our globals; 97 KiB measured). It
+/// fits in 92 KiB of QuickJS heap (runtime, context, our globals; 89 KiB measured). It
 /// needed ~190 KiB with QuickJS's 4 KiB arenas, ~125 KiB with eager `Date`, typed arrays
 /// and `DOMException`, ~104 KiB with a `Math.random` closure and closures for `console`'s
-/// methods (vendor/README.md).
+/// methods, ~97 KiB with eager `Map`, `Set`, `WeakRef` and `RegExp` (vendor/README.md).
 #[test]
-fn a_parked_run_fits_in_104_kib() {
+fn a_parked_run_fits_in_92_kib() {
   let (tx, _rx) = mpsc::channel();
   let (etx, erx) = mpsc::channel();
   let e =
     Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
   let spec = BindingSpec { global: "tools".into(), members: vec!["a".into()], error_class: None };
-  let limits = Limits { max_heap_mb: 104.0 / 1024.0, ..Limits::default() };
+  let limits = Limits { max_heap_mb: 92.0 / 1024.0, ..Limits::default() };
   e.start("const r = await tools.a({}); return r + 1".into(), vec![spec], limits).unwrap();
   loop {
     match erx.recv_timeout(Duration::from_secs(30)).expect("host event") {
@@ -660,8 +660,8 @@ fn global_names(ctx: &rquickjs::Context) -> Vec<String> {
   })
 }
 
-/// `Date`, the typed arrays and `DOMException` are added on first use, and a program cannot
-/// tell: the same global names as QuickJS's full context, data properties with the usual
+/// `Date`, the typed arrays, `DOMException`, `Map` and `Set`, `WeakRef` and
+/// `FinalizationRegistry`, and `RegExp` are added on first use, and a program cannot tell: the same global names as QuickJS's full context, data properties with the usual
 /// attributes, the intrinsics wired to each other as in an eager context.
 #[test]
 fn lazy_intrinsics_look_eager() {
@@ -687,11 +687,39 @@ fn lazy_intrinsics_look_eager() {
       new Date(0).toISOString() === '1970-01-01T00:00:00.000Z' && Date.prototype.constructor === Date,
       new DOMException('m', 'AbortError').code === 20 && new DOMException('m') instanceof Error,
       DOMException.ABORT_ERR === 20,
+      new Map([[1, 2]]).get(1) === 2 && [...new Set([1, 1, 2])].length === 2,
+      Object.getPrototypeOf(new Map().entries())[Symbol.toStringTag] === 'Map Iterator' &&
+        Object.getPrototypeOf(Object.getPrototypeOf(new Set().values())) ===
+          Object.getPrototypeOf(Object.getPrototypeOf([].values())),
+      typeof Map.groupBy === 'function' && new Set([1, 2]).union(new Set([3])).size === 3,
+      new WeakMap().set({}, 1) instanceof WeakMap && new WeakSet().add({}) instanceof WeakSet,
+      typeof new WeakRef({}).deref === 'function' && typeof FinalizationRegistry.prototype.register === 'function',
+      RegExp('b').source === 'b' && RegExp[Symbol.species] === RegExp && /a/g.flags === 'g',
+      Object.getPrototypeOf(/a/) === RegExp.prototype && /(?<x>b)/.exec('ab').groups.x === 'b',
     ].map((ok, i) => ok ? 'ok' : 'check ' + i).join()
   })()"#;
   for ctx in [&full, &lazy] {
     let got: String = ctx.with(|ctx| ctx.eval(checks).expect("checks"));
-    assert_eq!(got, ["ok"; 10].join(","));
+    assert_eq!(got, ["ok"; 17].join(","));
+  }
+}
+
+/// Regular expressions the engine makes — literals, and the `RegExp` that `match`,
+/// `matchAll` and `search` make of a string — add the group first, each in a context where
+/// nothing has read `RegExp` yet.
+#[test]
+fn engine_made_regexps_load_their_group() {
+  for check in [
+    "Object.getPrototypeOf(/a(b)/) === RegExp.prototype && /a(b)/.exec('ab')[1] === 'b'",
+    "'abc'.match('b').index === 1 && 'abc'.match('b') instanceof Array",
+    "[...'a1b2'.matchAll('[0-9]')].length === 2",
+    "'abc'.search('c') === 2",
+    "'a-b'.split(/-/).length === 2 && 'x'.replace(/x/g, 'y') === 'y'",
+  ] {
+    let rt = rquickjs::Runtime::new().unwrap();
+    let ctx = crate::run::new_context(&rt).unwrap();
+    let ok: bool = ctx.with(|ctx| ctx.eval(check).unwrap());
+    assert!(ok, "{check}");
   }
 }
 
@@ -715,6 +743,14 @@ fn lazy_intrinsics_survive_a_hostile_program() {
     serde_json::json!([5, "undefined", "[object Uint8Array]", true, 3, 1]),
     "{v}"
   );
+  let v = run(
+    "globalThis.RegExp = 1
+     delete globalThis.Map
+     globalThis.WeakRef = 'w'
+     return [/a/.test('a'), 'ab'.match('b').index, RegExp, typeof Map, WeakRef,
+       Object.getPrototypeOf(/a/).constructor.name, new Set([1]).size]",
+  );
+  assert_eq!(v["value"], serde_json::json!([true, 1, 1, "undefined", "w", "RegExp", 1]), "{v}");
 }
 
 /// QuickJS functions that make a lazy group's objects add the group first, so objects made

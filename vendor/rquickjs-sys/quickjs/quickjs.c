@@ -47575,6 +47575,10 @@ static JSValue js_string_match(JSContext *ctx, JSValueConst this_val,
             goto fail;
         args[args_len++] = str;
     }
+    if (JS_LoadLazyIntrinsics(ctx, JS_LAZY_REGEXP) < 0) { /* code-runtime-quickjs */
+        JS_FreeValue(ctx, str);
+        goto fail;
+    }
     rx = JS_CallConstructor(ctx, ctx->regexp_ctor, args_len, args);
     JS_FreeValue(ctx, str);
     if (JS_IsException(rx)) {
@@ -49272,6 +49276,8 @@ static JSValue js_regexp_constructor_internal(JSContext *ctx, JSValueConst ctor,
     JSRegExp *re;
     JSProperty prop;
 
+    if (JS_LoadLazyIntrinsics(ctx, JS_LAZY_REGEXP) < 0) /* code-runtime-quickjs */
+        goto fail;
     /* sanity check */
     if (JS_VALUE_GET_TAG(bc) != JS_TAG_STRING ||
         JS_VALUE_GET_TAG(pattern) != JS_TAG_STRING) {
@@ -54025,6 +54031,8 @@ static JSValue js_map_read(BCReaderState *s, int magic)
 
     argv[0] = JS_UNDEFINED;
     argv[1] = JS_UNDEFINED;
+    if (JS_LoadLazyIntrinsics(ctx, JS_LAZY_MAP_SET) < 0) /* code-runtime-quickjs */
+        return JS_EXCEPTION;
     obj = js_map_constructor(ctx, JS_UNDEFINED, 0, NULL, magic);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -54762,7 +54770,10 @@ static const uint8_t js_map_proto_funcs_count[6] = {
     countof(js_set_iterator_proto_funcs),
 };
 
-int JS_AddIntrinsicMapSet(JSContext *ctx)
+/* code-runtime-quickjs: the keyed collections in two parts, Map and Set with their
+   iterators (lazy: JS_LAZY_MAP_SET) and WeakMap with WeakSet (small, and an embedder may
+   want a WeakMap before the program runs) */
+static int js_add_map_set(JSContext *ctx, bool weak)
 {
     int i;
     JSValue obj1;
@@ -54770,7 +54781,7 @@ int JS_AddIntrinsicMapSet(JSContext *ctx)
     /* Used to squelch a -Wcast-function-type warning. */
     JSCFunctionType ft = { .constructor_magic = js_map_constructor };
 
-    for(i = 0; i < 4; i++) {
+    for(i = weak ? 2 : 0; i < (weak ? 4 : 2); i++) {
         const char *name = JS_AtomGetStr(ctx, buf, sizeof(buf),
                                          JS_ATOM_Map + i);
         int class_id = JS_CLASS_MAP + i;
@@ -54796,6 +54807,8 @@ int JS_AddIntrinsicMapSet(JSContext *ctx)
             return -1;
         JS_FreeValue(ctx, obj1);
     }
+    if (weak)
+        return 0;
 
     for(i = 0; i < 2; i++) {
         ctx->class_proto[JS_CLASS_MAP_ITERATOR + i] =
@@ -54806,6 +54819,13 @@ int JS_AddIntrinsicMapSet(JSContext *ctx)
             return -1;
     }
     return 0;
+}
+
+int JS_AddIntrinsicMapSet(JSContext *ctx)
+{
+    if (js_add_map_set(ctx, false) < 0)
+        return -1;
+    return js_add_map_set(ctx, true);
 }
 
 /* Generator */
@@ -64947,7 +64967,8 @@ uintptr_t js_std_cmd(int cmd, ...) {
 /* code-runtime-quickjs: lazy intrinsics.
 
    A fresh context per run makes every built-in a per-run cost, and most programs never
-   touch Date, the typed arrays or DOMException (~24 KiB and ~30 us of a context). Their
+   touch Date, the typed arrays, DOMException, Map, Set, WeakRef or RegExp (~35 KiB and
+   ~40 us of a context). Their
    global names are defined as autoinit properties; the first read of one adds its whole
    group, with ctx->global_obj swapped for an aside object so the group's globals land
    there (an autoinit function must not add properties to the object being read), and
@@ -64966,6 +64987,9 @@ static const char *const js_lazy_typed_array_names[] = {
     NULL
 };
 static const char *const js_lazy_dom_exception_names[] = { "DOMException", NULL };
+static const char *const js_lazy_map_set_names[] = { "Map", "Set", NULL };
+static const char *const js_lazy_weak_ref_names[] = { "WeakRef", "FinalizationRegistry", NULL };
+static const char *const js_lazy_regexp_names[] = { "RegExp", NULL };
 
 static int js_lazy_add(JSContext *ctx, int group)
 {
@@ -64976,6 +65000,12 @@ static int js_lazy_add(JSContext *ctx, int group)
         return JS_AddIntrinsicTypedArrays(ctx);
     case JS_LAZY_DOM_EXCEPTION:
         return JS_AddIntrinsicDOMException(ctx);
+    case JS_LAZY_MAP_SET:
+        return js_add_map_set(ctx, false);
+    case JS_LAZY_WEAK_REF:
+        return JS_AddIntrinsicWeakRef(ctx);
+    case JS_LAZY_REGEXP:
+        return JS_AddIntrinsicRegExp(ctx);
     default:
         return -1;
     }
@@ -64987,7 +65017,7 @@ int JS_LoadLazyIntrinsics(JSContext *ctx, int groups)
     JSValue t;
 
     groups &= ctx->lazy_pending;
-    for (group = 1; group <= JS_LAZY_DOM_EXCEPTION; group <<= 1) {
+    for (group = 1; group <= JS_LAZY_LAST; group <<= 1) {
         if (!(groups & group))
             continue;
         /* cleared first: a group that failed half-way (out of memory) is not added twice */
@@ -65049,7 +65079,8 @@ int JS_AddLazyIntrinsics(JSContext *ctx)
        8-byte alignment gets the groups added now */
     if ((uintptr_t)ctx & 7) {
         if (JS_AddIntrinsicDate(ctx) || JS_AddIntrinsicTypedArrays(ctx) ||
-            JS_AddIntrinsicDOMException(ctx))
+            JS_AddIntrinsicDOMException(ctx) || JS_AddIntrinsicMapSet(ctx) ||
+            JS_AddIntrinsicWeakRef(ctx) || JS_AddIntrinsicRegExp(ctx))
             return -1;
         return 0;
     }
@@ -65064,9 +65095,13 @@ int JS_AddLazyIntrinsics(JSContext *ctx)
         ctx->lazy_array_to_string = JS_UNDEFINED;
         return -1;
     }
-    if (js_lazy_define(ctx, js_lazy_date_names, JS_LAZY_DATE) ||
+    if (js_add_map_set(ctx, true) ||
+        js_lazy_define(ctx, js_lazy_date_names, JS_LAZY_DATE) ||
         js_lazy_define(ctx, js_lazy_typed_array_names, JS_LAZY_TYPED_ARRAYS) ||
-        js_lazy_define(ctx, js_lazy_dom_exception_names, JS_LAZY_DOM_EXCEPTION))
+        js_lazy_define(ctx, js_lazy_dom_exception_names, JS_LAZY_DOM_EXCEPTION) ||
+        js_lazy_define(ctx, js_lazy_map_set_names, JS_LAZY_MAP_SET) ||
+        js_lazy_define(ctx, js_lazy_weak_ref_names, JS_LAZY_WEAK_REF) ||
+        js_lazy_define(ctx, js_lazy_regexp_names, JS_LAZY_REGEXP))
         return -1;
     return 0;
 }

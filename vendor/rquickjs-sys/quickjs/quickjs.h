@@ -550,6 +550,10 @@ JS_EXTERN int JS_AddIntrinsicBaseObjects(JSContext *ctx);
 #define JS_LAZY_DATE 1
 #define JS_LAZY_TYPED_ARRAYS 2
 #define JS_LAZY_DOM_EXCEPTION 4
+#define JS_LAZY_MAP_SET 8
+#define JS_LAZY_WEAK_REF 16
+#define JS_LAZY_REGEXP 32
+#define JS_LAZY_LAST JS_LAZY_REGEXP
 JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
 /* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
