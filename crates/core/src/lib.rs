@@ -360,7 +360,7 @@ impl Engine {
   /// Counters for `runtime.metrics()`: two short lock holds, no allocation.
   pub fn metrics(&self) -> EngineMetrics {
     let pool = self.inner.pool.stats();
-    let (in_flight, live_ns) = {
+    let (in_flight, cpu_ns) = {
       let runs = lock(&self.inner.runs);
       // A session's kernel is listed under its own id and its current run's: each run is
       // counted once, under the id its control governs (a kernel between runs under none).
@@ -368,15 +368,16 @@ impl Engine {
         0 => id == c.id,
         current => id == current,
       });
-      live.fold((0, 0u64), |(n, ns), (_, c)| (n + 1, ns + c.control.cpu_done_ns()))
+      // Ended runs' CPU is read under the same lock `drive` moves a run's CPU there under.
+      let ended_ns = self.inner.cpu_ended_ns.load(Ordering::Relaxed);
+      live.fold((0, ended_ns), |(n, ns), (_, c)| (n + 1, ns + c.control.cpu_done_ns()))
     };
-    let ended_ns = self.inner.cpu_ended_ns.load(Ordering::Relaxed);
     EngineMetrics {
       threads: pool.threads,
       ready: pool.ready,
       queued: pool.queued,
       in_flight,
-      cpu_ms: (ended_ns + live_ns) as f64 / 1e6,
+      cpu_ms: cpu_ns as f64 / 1e6,
     }
   }
 
@@ -482,11 +483,15 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
     let run_ended = ended.is_some();
     if let Some((id, json)) = ended {
       if let Some(inner) = &inner {
-        inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
-        inner.host.settled(id, json);
-        if id != cell.id {
-          lock(&inner.runs).remove(&id);
+        {
+          // Under the lock `metrics` reads both under, and before the result goes: once the
+          // host has it, the run counts as ended, once (the thread may not run again soon:
+          // a hot program's thread is at the idle policy until this job returns).
+          let mut runs = lock(&inner.runs);
+          inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
+          runs.remove(&id);
         }
+        inner.host.settled(id, json);
       }
     }
     let drop_run = match slot.as_ref() {

@@ -1,12 +1,13 @@
 //! Keeping spinning programs out of the way of everything else.
 //!
 //! A slice that has run for [`DEMOTE_AFTER`] is a hot program: its thread drops to the
-//! lowest scheduling priority until the slice ends, so a fresh run (and Node's main thread)
+//! lowest scheduling priority (`SCHED_IDLE`, or nice 19 where that is refused) until the
+//! slice ends, so a fresh run (and Node's main thread)
 //! preempts it instead of queueing behind it on a machine with fewer cores than hot programs.
 //! Its compute budget is CPU time, so the program loses nothing but latency it was not
 //! owed. Raising a priority back needs privileges many processes lack; a thread that cannot
 //! be restored retires after its job and the pool starts a fresh one when needed.
-//! Linux only (per-thread nice values); elsewhere this is a no-op.
+//! Linux only (per-thread scheduling policy and nice value); elsewhere this is a no-op.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -44,7 +45,7 @@ pub fn demote_current() {
   }
   DEMOTED.with(|d| d.set(true));
   publish(true);
-  set_nice(19);
+  lower();
 }
 
 /// Restores normal priority after a demoted slice. False when the thread could not be
@@ -53,7 +54,7 @@ pub fn restore_current() -> bool {
   if !DEMOTED.with(Cell::get) {
     return true;
   }
-  let ok = set_nice(0);
+  let ok = raise();
   if ok {
     DEMOTED.with(|d| d.set(false));
   }
@@ -61,13 +62,70 @@ pub fn restore_current() -> bool {
   ok
 }
 
+/// `SCHED_IDLE`, not just nice 19: the scheduler preempts an idle-policy thread as soon as
+/// a normal one wakes on its core, and places waking threads on such a core as if it were
+/// free, so Node's main thread and fresh runs do not wait out a hot program's time slice
+/// (nice 19 left trivial runs behind four hot loops waiting up to ~9 ms on two cores).
 #[cfg(target_os = "linux")]
-fn set_nice(nice: i32) -> bool {
-  // SAFETY: setpriority on our own thread id only changes this thread's nice value.
-  unsafe { libc::setpriority(libc::PRIO_PROCESS as _, libc::gettid() as _, nice) == 0 }
+fn lower() {
+  let param = libc::sched_param { sched_priority: 0 };
+  // SAFETY: sched_setscheduler/setpriority on our own thread id only change this thread's
+  // scheduling; `param` outlives the call.
+  unsafe {
+    if libc::sched_setscheduler(libc::gettid(), libc::SCHED_IDLE, &param) != 0 {
+      libc::setpriority(libc::PRIO_PROCESS as _, libc::gettid() as _, 19);
+    }
+  }
+}
+
+#[cfg(target_os = "linux")]
+fn raise() -> bool {
+  let param = libc::sched_param { sched_priority: 0 };
+  // SAFETY: as in `lower`.
+  unsafe {
+    libc::sched_setscheduler(libc::gettid(), libc::SCHED_OTHER, &param) == 0
+      && libc::setpriority(libc::PRIO_PROCESS as _, libc::gettid() as _, 0) == 0
+  }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn set_nice(_nice: i32) -> bool {
+fn lower() {}
+
+#[cfg(not(target_os = "linux"))]
+fn raise() -> bool {
   true
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+  use super::*;
+
+  fn policy() -> i32 {
+    // SAFETY: reads the calling thread's own policy.
+    unsafe { libc::sched_getscheduler(libc::gettid()) }
+  }
+
+  /// A demoted thread runs under `SCHED_IDLE` (which the scheduler preempts at once for any
+  /// normal thread), is seen as demoted by the pool, and is back to `SCHED_OTHER` at nice 0
+  /// once restored (where the process may raise priorities; otherwise it reports that the
+  /// thread must retire).
+  #[test]
+  fn demotion_is_the_idle_policy_and_restoring_undoes_it() {
+    std::thread::spawn(|| {
+      let flag = Arc::new(AtomicBool::new(false));
+      watch_current(flag.clone());
+      assert_eq!(policy(), libc::SCHED_OTHER);
+      demote_current();
+      assert_eq!(policy(), libc::SCHED_IDLE);
+      assert!(flag.load(Ordering::Acquire));
+      if restore_current() {
+        assert_eq!(policy(), libc::SCHED_OTHER);
+        // SAFETY: reads the calling thread's own nice value.
+        assert_eq!(unsafe { libc::getpriority(libc::PRIO_PROCESS as _, libc::gettid() as _) }, 0);
+        assert!(!flag.load(Ordering::Acquire));
+      }
+    })
+    .join()
+    .expect("the demoted thread's checks");
+  }
 }
