@@ -359,9 +359,20 @@ impl Engine {
 
   /// Counters for `runtime.metrics()`: two short lock holds, no allocation.
   pub fn metrics(&self) -> EngineMetrics {
-    let pool = self.inner.pool.stats();
+    self.inner.metrics()
+  }
+
+  /// Pool threads alive.
+  pub fn threads(&self) -> usize {
+    self.inner.pool.threads()
+  }
+}
+
+impl Inner {
+  fn metrics(&self) -> EngineMetrics {
+    let pool = self.pool.stats();
     let (in_flight, cpu_ns) = {
-      let runs = lock(&self.inner.runs);
+      let runs = lock(&self.runs);
       // A session's kernel is listed under its own id and its current run's: each run is
       // counted once, under the id its control governs (a kernel between runs under none).
       let live = runs.iter().filter(|(&id, c)| match c.control.current() {
@@ -369,7 +380,7 @@ impl Engine {
         current => id == current,
       });
       // Ended runs' CPU is read under the same lock `drive` moves a run's CPU there under.
-      let ended_ns = self.inner.cpu_ended_ns.load(Ordering::Relaxed);
+      let ended_ns = self.cpu_ended_ns.load(Ordering::Relaxed);
       live.fold((0, ended_ns), |(n, ns), (_, c)| (n + 1, ns + c.control.cpu_done_ns()))
     };
     EngineMetrics {
@@ -379,11 +390,6 @@ impl Engine {
       in_flight,
       cpu_ms: cpu_ns as f64 / 1e6,
     }
-  }
-
-  /// Pool threads alive.
-  pub fn threads(&self) -> usize {
-    self.inner.pool.threads()
   }
 }
 

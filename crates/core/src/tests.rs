@@ -776,3 +776,45 @@ fn engine_made_typed_arrays_and_dates_load_their_group() {
     assert!(ok);
   });
 }
+
+/// A host that reads `metrics()` when a result arrives (Node's main thread may, before the
+/// run's thread runs again: a hot program's thread is at the idle policy) sees the run
+/// ended, counted once: not in flight, its CPU not also in the ended total.
+#[test]
+fn a_run_has_ended_once_by_the_time_its_result_arrives() {
+  struct Probe {
+    inner: std::sync::OnceLock<std::sync::Weak<Inner>>,
+    seen: Mutex<Vec<EngineMetrics>>,
+    done: Mutex<mpsc::Sender<()>>,
+  }
+  impl Host for Probe {
+    fn settled(&self, _run: RunId, _result_json: String) {
+      if let Some(inner) = self.inner.get().and_then(std::sync::Weak::upgrade) {
+        lock(&self.seen).push(inner.metrics());
+      }
+      let _ = lock(&self.done).send(());
+    }
+    fn calls(&self, _run: RunId, _batch: Vec<HostCall>) {}
+  }
+  let (tx, rx) = mpsc::channel();
+  let probe = Arc::new(Probe {
+    inner: std::sync::OnceLock::new(),
+    seen: Mutex::new(Vec::new()),
+    done: Mutex::new(tx),
+  });
+  let e = Engine::new(EngineConfig { threads: 1 }, probe.clone());
+  let _ = probe.inner.set(Arc::downgrade(&e.inner));
+  let program = "let n = 0; for (let i = 0; i < 200000; i++) n += i; return n";
+  e.start(program.into(), vec![], Limits::default()).unwrap();
+  rx.recv_timeout(Duration::from_secs(30)).expect("the run's result");
+  let session = e.open_session(Limits::default()).unwrap();
+  e.start_in_session(session, program.into(), vec![], RunOptions::default()).unwrap();
+  rx.recv_timeout(Duration::from_secs(30)).expect("the session run's result");
+  let after = e.metrics();
+  let seen = lock(&probe.seen).clone();
+  assert_eq!(seen.len(), 2);
+  for m in &seen {
+    assert_eq!(m.in_flight, 0, "{seen:?}");
+    assert!(m.cpu_ms <= after.cpu_ms, "counted twice: {seen:?}, then {after:?}");
+  }
+}
