@@ -109,8 +109,9 @@ impl Harness {
           // The engine drops the run right after reporting it. Wait for that, so the run's
           // memory is freed before the input ends: LeakSanitizer cannot see pointers held in
           // QuickJS's heap (mimalloc pages), so a live run would read as leaked Rust boxes,
-          // while anything still allocated after this is a real leak.
-          while self.engine.in_flight() > 0 {
+          // while anything still allocated after this is a real leak. (`in_flight` is 0 as
+          // soon as the result goes, before the world is dropped.)
+          while self.engine.worlds() > 0 {
             if started.elapsed() > HANG {
               eprintln!("run {id} settled but was never dropped");
               std::process::abort();

@@ -47,7 +47,7 @@ use pool::Pool;
 use run::{Event, Run, RunSpec};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
@@ -124,6 +124,8 @@ struct Inner {
   disposed: AtomicBool,
   /// CPU time of the runs that have ended.
   cpu_ended_ns: AtomicU64,
+  /// Runs (session kernels included) whose `Run` has not been dropped yet.
+  worlds: AtomicUsize,
 }
 
 /// A snapshot for `runtime.metrics()`.
@@ -160,6 +162,7 @@ impl Engine {
         host,
         disposed: AtomicBool::new(false),
         cpu_ended_ns: AtomicU64::new(0),
+        worlds: AtomicUsize::new(0),
       }),
     };
     if !prelude::is_warm() {
@@ -211,6 +214,7 @@ impl Engine {
   ) -> (RunId, Arc<RunCell>) {
     let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
     let control = Arc::new(RunControl::new(limits));
+    self.inner.worlds.fetch_add(1, Ordering::AcqRel);
     let cell = Arc::new_cyclic(|weak_cell: &Weak<RunCell>| RunCell {
       id,
       control: control.clone(),
@@ -360,6 +364,14 @@ impl Engine {
   /// Counters for `runtime.metrics()`: two short lock holds, no allocation.
   pub fn metrics(&self) -> EngineMetrics {
     self.inner.metrics()
+  }
+
+  /// Runs whose QuickJS world has not been freed yet: those in flight, and ended ones whose
+  /// world a pool thread is still dropping (a run leaves [`Engine::in_flight`] as its result
+  /// goes, before that). For tests and the fuzz harness, which check for leaks only once no
+  /// world is left.
+  pub fn worlds(&self) -> usize {
+    self.inner.worlds.load(Ordering::Acquire)
   }
 
   /// Pool threads alive.
@@ -519,6 +531,9 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
     let finished = slot.take();
     if catch_unwind(AssertUnwindSafe(move || drop(finished))).is_err() {
       // The engine's memory for this run is lost, but the process lives on.
+    }
+    if let Some(inner) = &inner {
+      inner.worlds.fetch_sub(1, Ordering::AcqRel);
     }
     if let Some(inner) = &inner {
       // Session runs that were still waiting for this kernel end now.

@@ -819,3 +819,29 @@ fn a_run_has_ended_once_by_the_time_its_result_arrives() {
     assert!(m.cpu_ms <= after.cpu_ms, "counted twice: {seen:?}, then {after:?}");
   }
 }
+
+/// `worlds()` counts a run until its QuickJS world is freed (after it left `in_flight`), and
+/// a session's kernel until the session is closed: what the fuzz harness waits for before it
+/// checks for leaks.
+#[test]
+fn worlds_count_runs_until_their_world_is_freed() {
+  let (e, rx) = engine();
+  let wait_for = |n: usize| {
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while e.worlds() != n {
+      assert!(std::time::Instant::now() < until, "worlds stayed {} (want {n})", e.worlds());
+      std::thread::sleep(Duration::from_millis(1));
+    }
+  };
+  assert_eq!(e.worlds(), 0);
+  e.start("return 1".into(), vec![], Limits::default()).unwrap();
+  rx.recv_timeout(Duration::from_secs(30)).expect("result");
+  wait_for(0);
+  let session = e.open_session(Limits::default()).unwrap();
+  assert_eq!(e.worlds(), 1);
+  e.start_in_session(session, "return 2".into(), vec![], RunOptions::default()).unwrap();
+  rx.recv_timeout(Duration::from_secs(30)).expect("session result");
+  assert_eq!(e.worlds(), 1, "the kernel stays for the session's next run");
+  e.close_session(session, "done".into());
+  wait_for(0);
+}
