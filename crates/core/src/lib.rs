@@ -534,8 +534,6 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
     }
     if let Some(inner) = &inner {
       inner.worlds.fetch_sub(1, Ordering::AcqRel);
-    }
-    if let Some(inner) = &inner {
       // Session runs that were still waiting for this kernel end now.
       let orphans: Vec<RunId> = lock(&inner.runs)
         .iter()

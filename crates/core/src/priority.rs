@@ -2,8 +2,8 @@
 //!
 //! A slice that has run for [`DEMOTE_AFTER`] is a hot program: its thread drops to the
 //! lowest scheduling priority (`SCHED_IDLE`, or nice 19 where that is refused) until the
-//! slice ends, so a fresh run (and Node's main thread)
-//! preempts it instead of queueing behind it on a machine with fewer cores than hot programs.
+//! slice ends, so a fresh run (and Node's main thread) preempts it instead of queueing
+//! behind it on a machine with fewer cores than hot programs.
 //! Its compute budget is CPU time, so the program loses nothing but latency it was not
 //! owed. Raising a priority back needs privileges many processes lack; a thread that cannot
 //! be restored retires after its job and the pool starts a fresh one when needed.

@@ -65075,17 +65075,35 @@ static int js_lazy_define(JSContext *ctx, const char *const *names, int group)
     return 0;
 }
 
+/* each lazy group with its global names, in the order they are defined */
+static const struct {
+    int group;
+    const char *const *names;
+} js_lazy_groups[] = {
+    { JS_LAZY_DATE, js_lazy_date_names },
+    { JS_LAZY_TYPED_ARRAYS, js_lazy_typed_array_names },
+    { JS_LAZY_DOM_EXCEPTION, js_lazy_dom_exception_names },
+    { JS_LAZY_MAP_SET, js_lazy_map_set_names },
+    { JS_LAZY_WEAK_REF, js_lazy_weak_ref_names },
+    { JS_LAZY_REGEXP, js_lazy_regexp_names },
+};
+
 int JS_AddLazyIntrinsics(JSContext *ctx)
 {
+    int i;
+
     if (ctx->lazy_pending || !JS_IsUndefined(ctx->lazy_aside))
+        return -1;
+    /* WeakMap and WeakSet are never lazy (js_add_map_set) */
+    if (js_add_map_set(ctx, true))
         return -1;
     /* the id lives in the context pointer's low 3 bits; an allocator giving less than
        8-byte alignment gets the groups added now */
     if ((uintptr_t)ctx & 7) {
-        if (JS_AddIntrinsicDate(ctx) || JS_AddIntrinsicTypedArrays(ctx) ||
-            JS_AddIntrinsicDOMException(ctx) || JS_AddIntrinsicMapSet(ctx) ||
-            JS_AddIntrinsicWeakRef(ctx) || JS_AddIntrinsicRegExp(ctx))
-            return -1;
+        for (i = 0; i < (int)countof(js_lazy_groups); i++) {
+            if (js_lazy_add(ctx, js_lazy_groups[i].group))
+                return -1;
+        }
         return 0;
     }
     ctx->lazy_aside = JS_NewObjectProto(ctx, JS_NULL);
@@ -65099,14 +65117,10 @@ int JS_AddLazyIntrinsics(JSContext *ctx)
         ctx->lazy_array_to_string = JS_UNDEFINED;
         return -1;
     }
-    if (js_add_map_set(ctx, true) ||
-        js_lazy_define(ctx, js_lazy_date_names, JS_LAZY_DATE) ||
-        js_lazy_define(ctx, js_lazy_typed_array_names, JS_LAZY_TYPED_ARRAYS) ||
-        js_lazy_define(ctx, js_lazy_dom_exception_names, JS_LAZY_DOM_EXCEPTION) ||
-        js_lazy_define(ctx, js_lazy_map_set_names, JS_LAZY_MAP_SET) ||
-        js_lazy_define(ctx, js_lazy_weak_ref_names, JS_LAZY_WEAK_REF) ||
-        js_lazy_define(ctx, js_lazy_regexp_names, JS_LAZY_REGEXP))
-        return -1;
+    for (i = 0; i < (int)countof(js_lazy_groups); i++) {
+        if (js_lazy_define(ctx, js_lazy_groups[i].names, js_lazy_groups[i].group))
+            return -1;
+    }
     return 0;
 }
 
