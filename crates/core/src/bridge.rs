@@ -14,7 +14,7 @@
 //! stop flag as it goes (a huge value cannot outlive an abort).
 
 use crate::budget::RunControl;
-use crate::ledger::write_json_bytes;
+use crate::ledger::{write_json_bytes, write_json_latin1};
 use crate::raw::{self, Atom, Key, Keys, Owned};
 use rquickjs::qjs;
 use std::collections::{HashMap, HashSet};
@@ -31,16 +31,47 @@ pub enum Refusal {
 }
 
 enum Frame {
-  Array { obj: Owned, len: u32, next: u32 },
+  /// An array: read in place when its elements all sit in its array part (`dense`), else
+  /// by index through property descriptors.
+  Array { obj: Owned, len: u32, next: u32, dense: bool },
+  /// An ordinary object read slot by slot, its names from the shape's cache entry.
+  Shaped { obj: Owned, shape: u32, next: u32, wrote: bool },
+  /// Any other plain object, read through its own keys and property descriptors.
   Object { obj: Owned, keys: Keys, next: u32, wrote: bool },
 }
 
 impl Frame {
   fn ptr(&self) -> usize {
     match self {
-      Frame::Array { obj, .. } | Frame::Object { obj, .. } => raw::ptr(obj.v),
+      Frame::Array { obj, .. } | Frame::Shaped { obj, .. } | Frame::Object { obj, .. } => {
+        raw::ptr(obj.v)
+      }
     }
   }
+}
+
+/// How deep the walk checks for cycles by scanning its stack; deeper containers also go in
+/// a set. Results are rarely deeper, and a scan of a few frames is cheaper than hashing.
+const SCANNED_DEPTH: usize = 32;
+
+/// What the walk knows of an object shape (QuickJS shares one among objects built alike,
+/// such as 50,000 records with the same keys): whether its objects can be read slot by
+/// slot, and each slot's name as written (`None` for a deleted slot).
+struct ShapeEntry {
+  /// Holds the shape alive (so its address names it) for as long as the walk lasts.
+  _holder: Owned,
+  names: Option<Vec<Option<Box<[u8]>>>>,
+}
+
+/// Shapes the walk keeps entries for; objects of further shapes are read through their keys
+/// (a result of a million differently named objects must not cost a million entries).
+const MAX_SHAPES: usize = 1024;
+
+#[derive(Default)]
+struct ShapeCache {
+  entries: Vec<ShapeEntry>,
+  index: HashMap<usize, u32, BuildHasherDefault<IdHasher>>,
+  last: Option<(usize, u32)>,
 }
 
 /// The intrinsic prototypes and classes plain values must have: identities only, compared
@@ -88,7 +119,8 @@ pub(crate) fn to_json(
     ctx,
     out: Vec::new(),
     stack: Vec::new(),
-    ancestors: HashSet::default(),
+    deep_ancestors: HashSet::default(),
+    shapes: ShapeCache::default(),
     names: Names { ctx, written: HashMap::default(), uncached: 0 },
     plain: Plain { shapes, length: Atom::new(ctx, c"length") },
     control,
@@ -105,7 +137,9 @@ struct Walker<'a> {
   ctx: *mut qjs::JSContext,
   out: Vec<u8>,
   stack: Vec<Frame>,
-  ancestors: HashSet<usize, BuildHasherDefault<IdHasher>>,
+  /// Containers on the stack below [`SCANNED_DEPTH`].
+  deep_ancestors: HashSet<usize, BuildHasherDefault<IdHasher>>,
+  shapes: ShapeCache,
   names: Names,
   plain: Plain,
   control: &'a RunControl,
@@ -151,6 +185,17 @@ impl Names {
   }
 }
 
+/// `"name":` for a string-keyed atom; `None` for a symbol.
+fn name_text(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Box<[u8]>> {
+  let Some(Key::String(name)) = raw::atom_key(ctx, atom) else {
+    return None;
+  };
+  let mut text = Vec::with_capacity(name.len() + 3);
+  write_json_bytes(&mut text, &name);
+  text.push(b':');
+  Some(text.into())
+}
+
 impl Drop for Names {
   fn drop(&mut self) {
     for &atom in self.written.keys() {
@@ -189,8 +234,10 @@ impl Walker<'_> {
   fn run(&mut self, root: qjs::JSValue) -> Result<(), Refusal> {
     self.value(root)?;
     while let Some(top) = self.stack.last_mut() {
-      let child: Option<Owned> = match top {
-        Frame::Array { obj, len, next } => {
+      // The next element or property value, borrowed from its container (which stays on
+      // the stack, holding it, until the value is written) or owned.
+      let child: Option<(qjs::JSValue, Option<Owned>)> = match top {
+        Frame::Array { obj, len, next, dense } => {
           if *next == *len {
             self.out.push(b']');
             None
@@ -200,12 +247,39 @@ impl Walker<'_> {
             if i > 0 {
               self.out.push(b',');
             }
-            let idx = Atom::index(self.ctx, i);
-            let d = raw::own_property(self.ctx, obj.v, idx.atom).ok_or(Refusal::NotLossless)?;
-            if d.is_accessor() || !d.is_enumerable() {
-              return Err(Refusal::NotLossless);
+            if *dense {
+              Some((raw::dense_array_element(obj.v, i).ok_or(Refusal::NotLossless)?, None))
+            } else {
+              let idx = Atom::index(self.ctx, i);
+              let d = raw::own_property(self.ctx, obj.v, idx.atom).ok_or(Refusal::NotLossless)?;
+              if d.is_accessor() || !d.is_enumerable() {
+                return Err(Refusal::NotLossless);
+              }
+              Some((d.value.v, Some(d.value)))
             }
-            Some(d.value)
+          }
+        }
+        Frame::Shaped { obj, shape, next, wrote } => {
+          let names = self.shapes.entries[*shape as usize].names.as_deref().unwrap_or_default();
+          let mut slot = None;
+          while slot.is_none() && (*next as usize) < names.len() {
+            slot = names[*next as usize].as_deref().map(|name| (*next, name));
+            *next += 1;
+          }
+          match slot {
+            None => {
+              self.out.push(b'}');
+              None
+            }
+            Some((i, name)) => {
+              let v = raw::object_slot_value(obj.v, i).ok_or(Refusal::NotLossless)?;
+              if *wrote {
+                self.out.push(b',');
+              }
+              *wrote = true;
+              self.out.extend_from_slice(name);
+              Some((v, None))
+            }
           }
         }
         Frame::Object { obj, keys, next, wrote } => {
@@ -224,20 +298,63 @@ impl Walker<'_> {
             }
             *wrote = true;
             self.names.write(&mut self.out, atom).ok_or(Refusal::NotLossless)?;
-            Some(d.value)
+            Some((d.value.v, Some(d.value)))
           }
         }
       };
       match child {
-        Some(v) => self.value(v.v)?,
+        Some((v, _holder)) => self.value(v)?,
         None => {
           let done = self.stack.pop().expect("frame present");
-          self.ancestors.remove(&done.ptr());
+          if self.stack.len() >= SCANNED_DEPTH {
+            self.deep_ancestors.remove(&done.ptr());
+          }
         }
       }
       self.tick()?;
     }
     Ok(())
+  }
+
+  fn is_ancestor(&self, id: usize) -> bool {
+    let scanned = self.stack.len().min(SCANNED_DEPTH);
+    self.stack[..scanned].iter().any(|f| f.ptr() == id) || self.deep_ancestors.contains(&id)
+  }
+
+  fn push(&mut self, frame: Frame) {
+    if self.stack.len() >= SCANNED_DEPTH {
+      self.deep_ancestors.insert(frame.ptr());
+    }
+    self.stack.push(frame);
+  }
+
+  /// The cache entry of `v`'s shape, made on first sight; `None` once the cache is full.
+  fn shape_entry(&mut self, v: qjs::JSValue, shape: usize, slots: u32) -> Option<u32> {
+    if let Some((last, entry)) = self.shapes.last {
+      if last == shape {
+        return Some(entry);
+      }
+    }
+    let entry = match self.shapes.index.get(&shape) {
+      Some(&entry) => entry,
+      None if self.shapes.entries.len() >= MAX_SHAPES => return None,
+      None => {
+        let names: Option<Vec<_>> = (0..slots)
+          .map(|i| match raw::object_slot_name(self.ctx, v, i)? {
+            0 => Some(None),
+            atom => name_text(self.ctx, atom).map(Some),
+          })
+          .collect();
+        let entry = self.shapes.entries.len() as u32;
+        // SAFETY: JS_DupValue takes the reference the entry's Owned releases.
+        let holder = unsafe { Owned::new(self.ctx, qjs::JS_DupValue(self.ctx, v)) };
+        self.shapes.entries.push(ShapeEntry { _holder: holder, names });
+        self.shapes.index.insert(shape, entry);
+        entry
+      }
+    };
+    self.shapes.last = Some((shape, entry));
+    Some(entry)
   }
 
   fn tick(&mut self) -> Result<(), Refusal> {
@@ -277,8 +394,10 @@ impl Walker<'_> {
       }
       qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
         let out = &mut self.out;
-        raw::with_string_bytes(self.ctx, v, |bytes| write_json_bytes(out, bytes))
-          .ok_or(Refusal::NotLossless)?;
+        if raw::with_latin1_chars(v, |chars| write_json_latin1(out, chars)).is_none() {
+          raw::with_string_bytes(self.ctx, v, |bytes| write_json_bytes(out, bytes))
+            .ok_or(Refusal::NotLossless)?;
+        }
       }
       qjs::JS_TAG_OBJECT => self.open(v)?,
       _ => return Err(Refusal::NotLossless),
@@ -291,14 +410,34 @@ impl Walker<'_> {
       return Err(Refusal::NotLossless);
     }
     let id = raw::ptr(v);
-    if self.ancestors.contains(&id) {
+    if self.is_ancestor(id) {
       return Err(Refusal::NotLossless);
+    }
+    let (ctx, shapes) = (self.ctx, self.plain.shapes);
+    // SAFETY: JS_DupValue takes the reference the frame's Owned releases.
+    let obj = || unsafe { Owned::new(ctx, qjs::JS_DupValue(ctx, v)) };
+    if let Some((len, proto)) = raw::dense_array(v) {
+      if proto == shapes.array_proto {
+        self.out.push(b'[');
+        let frame = Frame::Array { obj: obj(), len, next: 0, dense: true };
+        self.push(frame);
+        return Ok(());
+      }
+    }
+    if let Some((shape, proto, slots)) = raw::object_shape(v) {
+      if proto == shapes.object_proto || proto == 0 {
+        let entry = self.shape_entry(v, shape, slots);
+        if let Some(entry) = entry.filter(|&e| self.shapes.entries[e as usize].names.is_some()) {
+          self.out.push(b'{');
+          let frame = Frame::Shaped { obj: obj(), shape: entry, next: 0, wrote: false };
+          self.push(frame);
+          return Ok(());
+        }
+      }
     }
     let class = raw::class_id(v);
     let proto = raw::proto_ptr(self.ctx, v);
-    // SAFETY: JS_DupValue takes the reference the frame's Owned releases.
-    let obj = unsafe { Owned::new(self.ctx, qjs::JS_DupValue(self.ctx, v)) };
-    if class == self.plain.shapes.array_class && proto == self.plain.shapes.array_proto {
+    if class == shapes.array_class && proto == shapes.array_proto {
       let len = self.array_length(v)?;
       let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
       // Exactly the indices 0..len plus `length`: no holes, no extra properties.
@@ -306,17 +445,16 @@ impl Walker<'_> {
         return Err(Refusal::NotLossless);
       }
       self.out.push(b'[');
-      self.stack.push(Frame::Array { obj, len, next: 0 });
-    } else if class == self.plain.shapes.object_class
-      && (proto == self.plain.shapes.object_proto || proto == 0)
-    {
+      let frame = Frame::Array { obj: obj(), len, next: 0, dense: false };
+      self.push(frame);
+    } else if class == shapes.object_class && (proto == shapes.object_proto || proto == 0) {
       let keys = Keys::of(self.ctx, v).ok_or(Refusal::NotLossless)?;
       self.out.push(b'{');
-      self.stack.push(Frame::Object { obj, keys, next: 0, wrote: false });
+      let frame = Frame::Object { obj: obj(), keys, next: 0, wrote: false };
+      self.push(frame);
     } else {
       return Err(Refusal::NotLossless);
     }
-    self.ancestors.insert(id);
     Ok(())
   }
 

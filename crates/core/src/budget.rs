@@ -206,10 +206,14 @@ impl RunControl {
   }
 
   pub fn cpu_used_ns(&self) -> u64 {
-    let done = self.cpu_used_ns.load(Ordering::Acquire);
+    self.cpu_done_ns() + self.slice_cpu_ns()
+  }
+
+  /// CPU time of the slice in progress (0 between slices). Called on the run's thread.
+  fn slice_cpu_ns(&self) -> u64 {
     let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);
     if wall_start == 0 {
-      return done;
+      return 0;
     }
     let now = thread_cpu_ns();
     let mut cpu_start = self.slice_start_ns.load(Ordering::Acquire);
@@ -219,7 +223,7 @@ impl RunControl {
       cpu_start = now.saturating_sub(so_far).max(1);
       self.slice_start_ns.store(cpu_start, Ordering::Release);
     }
-    done + now.saturating_sub(cpu_start)
+    now.saturating_sub(cpu_start)
   }
 
   /// Names the run's runtime (null to forget it, before it is freed).
@@ -250,20 +254,15 @@ impl RunControl {
     if self.poll_without_cpu() {
       return true;
     }
-    self.demote_if_hot();
-    self.check_compute()
-  }
-
-  /// A slice running longer than `priority::DEMOTE_AFTER` is a hot program.
-  fn demote_if_hot(&self) {
-    let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);
-    if wall_start == 0 {
-      return;
-    }
-    let in_slice = (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start);
-    if in_slice >= crate::priority::DEMOTE_AFTER.as_nanos() as u64 {
+    let slice_cpu = self.slice_cpu_ns();
+    // A hot program is one that keeps a core busy, judged by CPU time: a slice that is
+    // merely slow to finish (waiting for a core, or for the kernel to hand it fresh pages
+    // during a burst of starting runs) must not be demoted, or the pool, counting demoted
+    // slices as holding their threads, starts more threads that make every slice slower.
+    if slice_cpu >= crate::priority::DEMOTE_AFTER.as_nanos() as u64 {
       crate::priority::demote_current();
     }
+    self.check_compute_at(self.cpu_done_ns() + slice_cpu)
   }
 
   /// `poll` minus the CPU clock (a system call on many machines): for the checks the
@@ -285,7 +284,11 @@ impl RunControl {
 
   /// Stops the run once its compute budget is used up.
   pub fn check_compute(&self) -> bool {
-    if self.cpu_used_ns() as f64 >= self.limits.compute_ms * 1e6 {
+    self.check_compute_at(self.cpu_used_ns())
+  }
+
+  fn check_compute_at(&self, cpu_used_ns: u64) -> bool {
+    if cpu_used_ns as f64 >= self.limits.compute_ms * 1e6 {
       self.stop(StopCause::Compute);
       return true;
     }
@@ -326,7 +329,11 @@ pub fn thread_cpu_ns() -> u64 {
 /// program), runs move between pool threads, and a run's memory is all freed at once when
 /// it ends. glibc answers that pattern with fast-bin consolidation, cross-arena frees and
 /// trimming (a measurable share of a binding call); mimalloc's thread-local heaps do not,
-/// and the host's own `malloc` stays untouched.
+/// and the host's own `malloc` stays untouched. Built without transparent huge pages
+/// (`no_thp`): mimalloc would otherwise advise them for its regions, and each first touch
+/// would then clear 2 MiB at once, a run's slice taking milliseconds of kernel time where
+/// fresh memory is slow to hand out (a VM's first touch of a page) and the pool growing
+/// threads for slices that only looked hot.
 pub struct HeapAllocator {
   limit: usize,
   used: usize,
@@ -415,5 +422,66 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
       return 0;
     }
     mi::mi_usable_size(ptr as *const _)
+  }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+  use super::*;
+  use std::sync::atomic::AtomicBool;
+  use std::sync::Arc;
+  use std::time::Duration;
+
+  /// A slice is judged hot by the CPU it uses, not by how long it takes: one that waits
+  /// (for a core, for pages) keeps its priority, one that computes for 2 ms is demoted.
+  #[test]
+  fn a_slice_is_demoted_for_the_cpu_it_uses_not_its_wall_time() {
+    std::thread::spawn(|| {
+      let demoted = Arc::new(AtomicBool::new(false));
+      crate::priority::watch_current(demoted.clone());
+      let control = RunControl::new(Limits::default());
+      control.begin_slice();
+      assert!(!control.poll());
+      std::thread::sleep(crate::priority::DEMOTE_AFTER * 3);
+      assert!(!control.poll());
+      assert!(!demoted.load(Ordering::Acquire), "demoted for sleeping");
+      let cpu_at = thread_cpu_ns();
+      while thread_cpu_ns() - cpu_at < (crate::priority::DEMOTE_AFTER * 2).as_nanos() as u64 {
+        std::hint::black_box(0u64);
+      }
+      assert!(!control.poll());
+      assert!(demoted.load(Ordering::Acquire), "not demoted after computing");
+      control.end_slice();
+      crate::priority::restore_current();
+      assert!(control.cpu_done_ns() >= Duration::from_millis(4).as_nanos() as u64);
+    })
+    .join()
+    .expect("the slice's checks");
+  }
+
+  /// Run heaps come from mimalloc regions that are not advised for transparent huge pages
+  /// (`VmFlags` without `hg` in `/proc/self/smaps`).
+  #[test]
+  fn run_heaps_are_not_advised_for_huge_pages() {
+    // SAFETY: a plain allocation, freed below; only its address is read.
+    let block = unsafe { mi::mi_malloc(8 << 20) } as usize;
+    assert_ne!(block, 0);
+    let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps");
+    let mut inside = false;
+    let mut flags = None;
+    for line in smaps.lines() {
+      let range = line.split_whitespace().next().and_then(|r| r.split_once('-'));
+      if let Some((Ok(start), Ok(end))) =
+        range.map(|(a, b)| (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16)))
+      {
+        inside = (start..end).contains(&block);
+      } else if inside && line.starts_with("VmFlags:") {
+        flags = Some(line.to_owned());
+      }
+    }
+    // SAFETY: frees the block allocated above.
+    unsafe { mi::mi_free(block as *mut _) };
+    let flags = flags.expect("the block's mapping in smaps");
+    assert!(!flags.split_whitespace().any(|f| f == "hg"), "{flags}");
   }
 }

@@ -230,10 +230,30 @@ pub fn write_json_string(out: &mut String, bytes: &[u8]) {
   }
 }
 
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends the escape `JSON.stringify` writes for an ASCII `"`, `\\` or control character.
+fn write_ascii_escape(out: &mut Vec<u8>, b: u8) {
+  let esc: &[u8] = match b {
+    b'"' => b"\\\"",
+    b'\\' => b"\\\\",
+    0x08 => b"\\b",
+    0x0C => b"\\f",
+    b'\n' => b"\\n",
+    b'\r' => b"\\r",
+    b'\t' => b"\\t",
+    _ => {
+      out.extend_from_slice(b"\\u00");
+      out.extend_from_slice(&[HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
+      return;
+    }
+  };
+  out.extend_from_slice(esc);
+}
+
 /// Appends WTF-8 `bytes` as `JSON.stringify` writes the string: the result is UTF-8 (lone
 /// surrogates become `\uXXXX` escapes), and runs without escapes are copied whole.
 pub fn write_json_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-  const HEX: &[u8; 16] = b"0123456789abcdef";
   out.reserve(bytes.len() + 2);
   out.push(b'"');
   let mut start = 0;
@@ -244,25 +264,9 @@ pub fn write_json_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
       i += 1;
       continue;
     }
-    let esc: &[u8] = match b {
-      b'"' => b"\\\"",
-      b'\\' => b"\\\\",
-      0x08 => b"\\b",
-      0x0C => b"\\f",
-      b'\n' => b"\\n",
-      b'\r' => b"\\r",
-      b'\t' => b"\\t",
-      _ => b"",
-    };
-    if !esc.is_empty() {
+    if b != 0xED {
       out.extend_from_slice(&bytes[start..i]);
-      out.extend_from_slice(esc);
-      i += 1;
-      start = i;
-    } else if b < 0x20 {
-      out.extend_from_slice(&bytes[start..i]);
-      out.extend_from_slice(b"\\u00");
-      out.extend_from_slice(&[HEX[(b >> 4) as usize], HEX[(b & 0xF) as usize]]);
+      write_ascii_escape(out, b);
       i += 1;
       start = i;
     } else if let Some(cu) = lone_surrogate_at(bytes, i) {
@@ -278,6 +282,29 @@ pub fn write_json_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     }
   }
   out.extend_from_slice(&bytes[start..]);
+  out.push(b'"');
+}
+
+/// Appends a one-byte (Latin-1) string as `JSON.stringify` writes it, in UTF-8: what
+/// [`write_json_bytes`] writes for the same characters, without QuickJS converting them to
+/// UTF-8 first.
+pub fn write_json_latin1(out: &mut Vec<u8>, chars: &[u8]) {
+  out.reserve(chars.len() + 2);
+  out.push(b'"');
+  let mut start = 0;
+  for (i, &c) in chars.iter().enumerate() {
+    if (0x20..0x80).contains(&c) && c != b'"' && c != b'\\' {
+      continue;
+    }
+    out.extend_from_slice(&chars[start..i]);
+    start = i + 1;
+    if c >= 0x80 {
+      out.extend_from_slice(&[0xC0 | (c >> 6), 0x80 | (c & 0x3F)]);
+    } else {
+      write_ascii_escape(out, c);
+    }
+  }
+  out.extend_from_slice(&chars[start..]);
   out.push(b'"');
 }
 

@@ -1,6 +1,6 @@
 //! Keeping spinning programs out of the way of everything else.
 //!
-//! A slice that has run for [`DEMOTE_AFTER`] is a hot program: its thread drops to the
+//! A slice that has used [`DEMOTE_AFTER`] of CPU time is a hot program: its thread drops to the
 //! lowest scheduling priority (`SCHED_IDLE`, or nice 19 where that is refused) until the
 //! slice ends, so a fresh run (and Node's main thread) preempts it instead of queueing
 //! behind it on a machine with fewer cores than hot programs.
@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long a slice runs before its thread is demoted.
+/// How much CPU time a slice uses before its thread is demoted.
 pub const DEMOTE_AFTER: Duration = Duration::from_millis(2);
 
 thread_local! {

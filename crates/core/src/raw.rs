@@ -6,9 +6,12 @@
 //! property *descriptors* and prototypes only, and refuse Proxies before touching them.
 //!
 //! All functions take a raw context and borrowed (not owned) values; every value they
-//! return is owned by the caller and released by [`Owned`]'s `Drop`.
+//! return is owned by the caller and released by [`Owned`]'s `Drop`, except the result
+//! walk's direct reads (`dense_array_element`, `object_slot_value`), which lend values the
+//! caller's object holds.
 
 use rquickjs::qjs;
+use std::ffi::c_void;
 
 /// An owned engine value, freed on drop.
 pub struct Owned {
@@ -43,6 +46,79 @@ extern "C" {
   pub(crate) fn JS_AddLazyIntrinsics(ctx: *mut qjs::JSContext) -> std::ffi::c_int;
   /// Seeds `Math.random` (QuickJS seeds it from the time of day in microseconds).
   pub(crate) fn JS_SetRandomSeed(ctx: *mut qjs::JSContext, seed: u64);
+  fn JS_GetDenseArray(obj: qjs::JSValue, len: *mut u32, proto: *mut *mut c_void) -> bool;
+  fn JS_GetDenseArrayElement(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
+  fn JS_GetObjectShape(
+    obj: qjs::JSValue,
+    proto: *mut *mut c_void,
+    slots: *mut u32,
+  ) -> *const c_void;
+  fn JS_GetObjectSlotName(
+    ctx: *mut qjs::JSContext,
+    obj: qjs::JSValue,
+    i: u32,
+    atom: *mut qjs::JSAtom,
+  ) -> std::ffi::c_int;
+  fn JS_GetObjectSlotValue(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
+  fn JS_GetLatin1String(v: qjs::JSValue, len: *mut u32) -> *const u8;
+}
+
+// The result walk's direct reads (`bridge.rs`). Values come back borrowed: valid while the
+// caller holds its reference to `obj` and runs no code that could change it.
+
+/// An Array whose elements all sit in its array part and whose only other own property is
+/// `length`: its length and its prototype's identity (0 for `null`).
+pub(crate) fn dense_array(obj: qjs::JSValue) -> Option<(u32, usize)> {
+  let (mut len, mut proto) = (0u32, std::ptr::null_mut());
+  // SAFETY: reads the tag, class and (for an Array) its fields; writes only our locals.
+  unsafe { JS_GetDenseArray(obj, &mut len, &mut proto) }.then_some((len, proto as usize))
+}
+
+/// Element `i` of a [`dense_array`], borrowed; `None` if it stopped being one.
+pub(crate) fn dense_array_element(obj: qjs::JSValue, i: u32) -> Option<qjs::JSValue> {
+  // SAFETY: bounds and class are checked in C; the value is borrowed from `obj`.
+  let v = unsafe { JS_GetDenseArrayElement(obj, i) };
+  (tag(v) != qjs::JS_TAG_UNINITIALIZED).then_some(v)
+}
+
+/// An ordinary object's shape (identity), prototype identity (0 for `null`) and slot count.
+pub(crate) fn object_shape(obj: qjs::JSValue) -> Option<(usize, usize, u32)> {
+  let (mut proto, mut slots) = (std::ptr::null_mut(), 0u32);
+  // SAFETY: reads the tag, class and shape header; writes only our locals.
+  let shape = unsafe { JS_GetObjectShape(obj, &mut proto, &mut slots) };
+  (!shape.is_null()).then_some((shape as usize, proto as usize, slots))
+}
+
+/// Slot `i`'s name (`JS_ATOM_NULL` when deleted), if the slot is deleted or an enumerable
+/// data property named by a string that is not an array index; `None` otherwise.
+pub(crate) fn object_slot_name(
+  ctx: *mut qjs::JSContext,
+  obj: qjs::JSValue,
+  i: u32,
+) -> Option<qjs::JSAtom> {
+  let mut atom = 0;
+  // SAFETY: bounds and class are checked in C; the atom is borrowed from the shape.
+  (unsafe { JS_GetObjectSlotName(ctx, obj, i, &mut atom) } == 1).then_some(atom)
+}
+
+/// Slot `i`'s value if it holds a data property, borrowed.
+pub(crate) fn object_slot_value(obj: qjs::JSValue, i: u32) -> Option<qjs::JSValue> {
+  // SAFETY: bounds, class and slot kind are checked in C; the value is borrowed.
+  let v = unsafe { JS_GetObjectSlotValue(obj, i) };
+  (tag(v) != qjs::JS_TAG_UNINITIALIZED).then_some(v)
+}
+
+/// Lends the characters of a flat one-byte (Latin-1) string to `read`; `None` for any other
+/// value (ropes, two-byte strings).
+pub(crate) fn with_latin1_chars<R>(v: qjs::JSValue, read: impl FnOnce(&[u8]) -> R) -> Option<R> {
+  let mut len = 0u32;
+  // SAFETY: NULL unless `v` is a flat one-byte string, whose `len` characters stay put
+  // while the caller's reference to it lives (strings are immutable); the slice does not
+  // outlive `read`.
+  unsafe {
+    let p = JS_GetLatin1String(v, &mut len);
+    (!p.is_null()).then(|| read(std::slice::from_raw_parts(p, len as usize)))
+  }
 }
 
 /// A C function's arguments as values of their own (each takes a new reference).

@@ -188,6 +188,16 @@ fn lossy_completions_are_invalid_output() {
     "class A { x = 1 }; return new A()",
     "return [undefined]",
     "return { u: undefined }",
+    "return Array.from({ length: 3 }, (_, i) => i === 2 ? { a: i, get b() { return 1 } } : { a: i, b: i })",
+    "return [{ a: 1, b: () => 1 }, { a: 1, b: 2 }]",
+    "const a = [1]; Object.setPrototypeOf(a, Object.prototype); return a",
+    "const a = [1]; Object.setPrototypeOf(a, null); return a",
+    "const o = { a: 1 }; Object.setPrototypeOf(o, Array.prototype); return o",
+    "const o = { a: 1 }; Object.setPrototypeOf(o, { b: 1 }); return [o]",
+    "return new Array(3)",
+    "const a: any[] = []; a[2] = 1; return a",
+    "return [{ a: 1 }, { a: 1, [Symbol.iterator]: 1 }]",
+    "return (function () { return arguments })(1, 2)",
   ] {
     let v = run(p);
     assert_eq!(
@@ -207,6 +217,69 @@ fn lossless_completions_cross() {
   );
   assert_eq!(v["value"]["shared2"]["s"], 1);
   assert_eq!(v["value"]["s"], "\u{2028}\"\n");
+}
+
+/// The completion's text is what `JSON.stringify` writes for the same value, byte for byte,
+/// on each of the walk's paths: arrays read in place and by descriptor, objects read slot by
+/// slot (shapes shared, with deleted slots, many slots) and through their keys (array-index
+/// names, which own keys list first), one-byte, two-byte and rope strings (lone surrogates:
+/// `lone_surrogates_cross_escaped_as_json_stringify_writes_them`).
+#[test]
+fn completions_are_written_as_json_stringify_writes_them() {
+  let cases = [
+    "Array.from({ length: 300 }, (_, i) => ({ id: i, name: 'item' + i, even: i % 2 === 0 }))",
+    "Array.from({ length: 50 }, (_, i) => i % 3 ? { a: i, b: [i] } : { b: [i], a: i })",
+    "(() => { const o: any = { a: 1, b: 2, c: 3 }; delete o.b; o.d = 4; return [o, { a: 1, c: 3, d: 4 }] })()",
+    "(() => { const o: any = {}; for (let i = 0; i < 100; i++) o['k' + i] = i; for (let i = 0; i < 90; i++) delete o['k' + i]; return o })()",
+    "(() => { const o: any = {}; for (let i = 0; i < 200; i++) o['p' + i] = [i, 'v' + i]; return o })()",
+    "({ b: 1, 2: 'x', a: 2, 1: 'y', '01': 3, '4294967295': 4, '4294967294': 5, '-1': 6, '1.5': 7 })",
+    "[{ z: 'b', 1: 'a' }, { z: 'b', 1: 'a' }, { z: 'b' }, { y: 1, '4294967294': 2 }, { y: 1, '4294967295': 2 }]",
+    "(() => { const o = Object.create(null); o.z = 1; o.a = { n: null }; return [o, o] })()",
+    "Object.freeze({ a: 1, b: Object.freeze([1, 2]), c: Object.seal({ d: 'e' }) })",
+    "(() => { const o: any = {}; Object.defineProperty(o, 'x', { value: 1, enumerable: true }); o.y = 2; return o })()",
+    "['é\\u00ff\\u0080\\u007f\\u0001\\u001f\"\\\\\\n\\t\\r\\b\\f/', '\\u00e9'.repeat(20), '', 'plain']",
+    "['€😀\\u2028\\u2029', '\\udbff\\udfff', 'é€']",
+    "(() => { let s = ''; for (let i = 0; i < 300; i++) s += 'x' + i + 'é'; return [s, 'a'.repeat(2000) + 'b'.repeat(2000), s + '€'] })()",
+    "(() => { const a = [1, 2, 3, 4]; a.length = 2; const b: any[] = []; b[0] = 'x'; b[1] = 'y'; const c = [1, 2, 3]; c.pop(); c.shift(); return [a, b, c, [], [[]], [{}], new Array(3).fill(0)] })()",
+    "(() => { const a: any = [1, 2]; a.extra = 1; delete a.extra; return a })()",
+    "(() => { const s = { k: 'shared' }; let v: any = { end: true }; for (let i = 0; i < 45; i++) v = { i, v, s, list: [s, i] }; return v })()",
+    "Array.from({ length: 1500 }, (_, i) => ({ ['k' + i]: i, z: i % 7 ? 'é' + i : [i], 1: i }))",
+    "[0, -1, 1.5, 1e21, 1e-7, 2 ** 53, -(2 ** 31), 2 ** 31, 0.1 + 0.2, true, false, null]",
+  ];
+  for case in cases {
+    let program = format!("const v = {case}; return [v, JSON.stringify(v)]");
+    let (e, rx) = engine();
+    e.start(program, vec![], Limits::default()).unwrap();
+    let (_, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+    let parsed: serde_json::Value =
+      serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    let Some(stringified) = parsed["value"][1].as_str() else {
+      panic!("{case}: {json}");
+    };
+    let prefix = format!("{{\"logs\":[],\"value\":[{stringified},");
+    assert!(json.starts_with(&prefix), "{case}:\n  ours: {json}\n  JSON.stringify: {stringified}");
+  }
+}
+
+/// A cycle is refused wherever it closes, above or below the depth the walk scans.
+#[test]
+fn cycles_are_refused_at_any_depth() {
+  for (depth, back_to) in [(3, 0), (31, 30), (33, 31), (33, 32), (40, 20), (40, 35), (100, 99)] {
+    let program = format!(
+      "const chain: any[] = [{{}}]; for (let i = 1; i < {depth}; i++) {{ const o = {{ up: chain[i - 1] }}; chain[i - 1].down = o; chain.push(o) }}
+       chain[{depth} - 1].back = chain[{back_to}]; return chain[0]"
+    );
+    let v = run(&program);
+    assert_eq!(
+      error_of(&v),
+      ("invalid-output".into(), messages::COMPLETION_NOT_LOSSLESS.into()),
+      "depth {depth}, back to {back_to}: {v}"
+    );
+  }
+  // The same objects reached twice without a cycle cross, at any depth.
+  let v =
+    run("const s = { k: 1 }; let v: any = s; for (let i = 0; i < 40; i++) v = [v, s]; return v");
+  assert!(v["error"].is_null(), "{v}");
 }
 
 #[test]

@@ -65131,3 +65131,124 @@ void JS_SetRandomSeed(JSContext *ctx, uint64_t seed)
 {
     ctx->random_state = seed ? seed : 1;
 }
+
+/* code-runtime-quickjs: direct reads for the embedder's result walk, which turns a
+   program's result into JSON text without running program code and reads every element
+   and property of results of tens of thousands of objects. Each function only reads;
+   values are returned borrowed (the caller holds a reference to `obj`). */
+
+/* An Array (class Array, prototype returned in *pproto) whose elements all sit in its
+   array part (length == stored count, so no holes) and whose only other own property is
+   `length`: its length in *plen. False for anything else (the caller reads it the slow
+   way). */
+bool JS_GetDenseArray(JSValueConst obj, uint32_t *plen, void **pproto)
+{
+    JSObject *p;
+    JSValue len;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
+        return false;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_ARRAY || !p->fast_array || p->shape->prop_count != 1)
+        return false;
+    len = p->prop[0].u.value;
+    if (JS_VALUE_GET_TAG(len) != JS_TAG_INT ||
+        (uint32_t)JS_VALUE_GET_INT(len) != p->u.array.count)
+        return false;
+    *plen = p->u.array.count;
+    *pproto = p->shape->proto;
+    return true;
+}
+
+/* Element `i` of an array JS_GetDenseArray accepted, or JS_UNINITIALIZED if it is no
+   longer dense or `i` is past its end. */
+JSValue JS_GetDenseArrayElement(JSValueConst obj, uint32_t i)
+{
+    JSObject *p;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
+        return JS_UNINITIALIZED;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_ARRAY || !p->fast_array || i >= p->u.array.count)
+        return JS_UNINITIALIZED;
+    return p->u.array.u.values[i];
+}
+
+/* The shape of an ordinary object (class Object): an identity that, while an object
+   holding it lives and no code runs, stands for the object's prototype (in *pproto) and
+   its own properties' names, kinds and attributes, slot by slot (*pslots slots, deleted
+   ones included). NULL for any other object. */
+const void *JS_GetObjectShape(JSValueConst obj, void **pproto, uint32_t *pslots)
+{
+    JSObject *p;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
+        return NULL;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_OBJECT || p->is_exotic)
+        return NULL;
+    *pproto = p->shape->proto;
+    *pslots = p->shape->prop_count;
+    return p->shape;
+}
+
+/* The name of slot `i` of an object JS_GetObjectShape accepted (JS_ATOM_NULL for a
+   deleted slot, which own keys skip), and whether the slot is an enumerable data property
+   named by a string that is not an array index (own keys list those in slot order, after
+   any array indices): 1 if so or deleted, 0 for anything else. */
+int JS_GetObjectSlotName(JSContext *ctx, JSValueConst obj, uint32_t i, JSAtom *patom)
+{
+    JSObject *p;
+    JSShapeProperty *prs;
+    JSAtomStruct *name;
+    uint32_t index = 0;
+
+    *patom = JS_ATOM_NULL;
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
+        return 0;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_OBJECT || i >= (uint32_t)p->shape->prop_count)
+        return 0;
+    prs = &get_shape_prop(p->shape)[i];
+    *patom = prs->atom;
+    if (prs->atom == JS_ATOM_NULL)
+        return 1;
+    if ((prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL || !(prs->flags & JS_PROP_ENUMERABLE))
+        return 0;
+    if (__JS_AtomIsTaggedInt(prs->atom))
+        return 0;
+    name = ctx->rt->atom_array[prs->atom];
+    if (name->atom_type != JS_ATOM_TYPE_STRING)
+        return 0;
+    return !(is_num_string(&index, name) && index != (uint32_t)-1);
+}
+
+/* The value of slot `i` of an object JS_GetObjectShape accepted if the slot holds a data
+   property, JS_UNINITIALIZED otherwise. */
+JSValue JS_GetObjectSlotValue(JSValueConst obj, uint32_t i)
+{
+    JSObject *p;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
+        return JS_UNINITIALIZED;
+    p = JS_VALUE_GET_OBJ(obj);
+    if (p->class_id != JS_CLASS_OBJECT || i >= (uint32_t)p->shape->prop_count ||
+        (get_shape_prop(p->shape)[i].flags & JS_PROP_TMASK) != JS_PROP_NORMAL)
+        return JS_UNINITIALIZED;
+    return p->prop[i].u.value;
+}
+
+/* The characters of a flat one-byte (Latin-1) string, NULL for anything else (ropes,
+   two-byte strings, other values). */
+const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen)
+{
+    JSString *p;
+
+    if (JS_VALUE_GET_TAG(v) != JS_TAG_STRING)
+        return NULL;
+    p = JS_VALUE_GET_STRING(v);
+    if (p->is_wide_char)
+        return NULL;
+    *plen = p->len;
+    return str8(p);
+}

@@ -558,6 +558,13 @@ JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
 /* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
 JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
+/* code-runtime-quickjs: direct reads for the embedder's result walk (see quickjs.c) */
+JS_EXTERN bool JS_GetDenseArray(JSValueConst obj, uint32_t *plen, void **pproto);
+JS_EXTERN JSValue JS_GetDenseArrayElement(JSValueConst obj, uint32_t i);
+JS_EXTERN const void *JS_GetObjectShape(JSValueConst obj, void **pproto, uint32_t *pslots);
+JS_EXTERN int JS_GetObjectSlotName(JSContext *ctx, JSValueConst obj, uint32_t i, JSAtom *patom);
+JS_EXTERN JSValue JS_GetObjectSlotValue(JSValueConst obj, uint32_t i);
+JS_EXTERN const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen);
 JS_EXTERN int JS_AddIntrinsicDate(JSContext *ctx);
 JS_EXTERN int JS_AddIntrinsicEval(JSContext *ctx);
 JS_EXTERN void JS_AddIntrinsicRegExpCompiler(JSContext *ctx);
