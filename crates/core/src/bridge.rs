@@ -63,6 +63,10 @@ struct ShapeEntry {
   names: Option<Vec<Option<Box<[u8]>>>>,
 }
 
+/// Objects a walk reads through their keys before it starts caching shapes: a small value
+/// (a call's arguments) is done before an entry would pay for itself.
+const UNSHAPED_OBJECTS: u32 = 8;
+
 /// Shapes the walk keeps entries for; objects of further shapes are read through their keys
 /// (a result of a million differently named objects must not cost a million entries).
 const MAX_SHAPES: usize = 1024;
@@ -121,6 +125,7 @@ pub(crate) fn to_json(
     stack: Vec::new(),
     deep_ancestors: HashSet::default(),
     shapes: ShapeCache::default(),
+    objects: 0,
     names: Names { ctx, written: HashMap::default(), uncached: 0 },
     plain: Plain { shapes, length: Atom::new(ctx, c"length") },
     control,
@@ -140,6 +145,8 @@ struct Walker<'a> {
   /// Containers on the stack below [`SCANNED_DEPTH`].
   deep_ancestors: HashSet<usize, BuildHasherDefault<IdHasher>>,
   shapes: ShapeCache,
+  /// Ordinary objects opened so far.
+  objects: u32,
   names: Names,
   plain: Plain,
   control: &'a RunControl,
@@ -425,7 +432,8 @@ impl Walker<'_> {
       }
     }
     if let Some((shape, proto, slots)) = raw::object_shape(v) {
-      if proto == shapes.object_proto || proto == 0 {
+      self.objects = self.objects.saturating_add(1);
+      if self.objects > UNSHAPED_OBJECTS && (proto == shapes.object_proto || proto == 0) {
         let entry = self.shape_entry(v, shape, slots);
         if let Some(entry) = entry.filter(|&e| self.shapes.entries[e as usize].names.is_some()) {
           self.out.push(b'{');

@@ -198,6 +198,10 @@ fn lossy_completions_are_invalid_output() {
     "const a: any[] = []; a[2] = 1; return a",
     "return [{ a: 1 }, { a: 1, [Symbol.iterator]: 1 }]",
     "return (function () { return arguments })(1, 2)",
+    "return [...Array.from({ length: 10 }, () => ({ a: 1 })), { a: 1, get b() { return 1 } }]",
+    "const o = { a: 1 }; Object.defineProperty(o, 'h', { value: 1 }); return [...Array.from({ length: 10 }, () => ({ a: 1 })), o]",
+    "return [...Array.from({ length: 10 }, () => ({ a: 1 })), { a: 1, [Symbol.iterator]: 1 }]",
+    "return [...Array.from({ length: 10 }, () => ({ a: 1 })), { a: 1, u: undefined }]",
   ] {
     let v = run(p);
     assert_eq!(
@@ -247,17 +251,24 @@ fn completions_are_written_as_json_stringify_writes_them() {
     "[0, -1, 1.5, 1e21, 1e-7, 2 ** 53, -(2 ** 31), 2 ** 31, 0.1 + 0.2, true, false, null]",
   ];
   for case in cases {
-    let program = format!("const v = {case}; return [v, JSON.stringify(v)]");
-    let (e, rx) = engine();
-    e.start(program, vec![], Limits::default()).unwrap();
-    let (_, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
-    let parsed: serde_json::Value =
-      serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
-    let Some(stringified) = parsed["value"][1].as_str() else {
-      panic!("{case}: {json}");
-    };
-    let prefix = format!("{{\"logs\":[],\"value\":[{stringified},");
-    assert!(json.starts_with(&prefix), "{case}:\n  ours: {json}\n  JSON.stringify: {stringified}");
+    // Each value alone (a small one is read through its keys), and after ten objects (its
+    // objects are read slot by slot).
+    for pad in ["", "{},{},{},{},{},{},{},{},{},{},"] {
+      let program = format!("const v = {case}; return [{pad}v, JSON.stringify(v)]");
+      let (e, rx) = engine();
+      e.start(program, vec![], Limits::default()).unwrap();
+      let (_, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+      let parsed: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+      let Some(stringified) = parsed["value"].as_array().and_then(|a| a.last()?.as_str()) else {
+        panic!("{case}: {json}");
+      };
+      let prefix = format!("{{\"logs\":[],\"value\":[{pad}{stringified},");
+      assert!(
+        json.starts_with(&prefix),
+        "{case}:\n  ours: {json}\n  JSON.stringify: {stringified}"
+      );
+    }
   }
 }
 
