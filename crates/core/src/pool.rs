@@ -7,8 +7,12 @@
 //! busy thread's current slice has itself run longer than [`STUCK_AFTER`] (hot programs hold
 //! them): a long queue of short slices — a burst of thousands of runs starting — drains
 //! faster on the threads there are than with more threads fighting for the same cores (and
-//! the Node main thread, which submits them). So a spinning program never delays another
-//! run by more than about a millisecond, and bursts of short slices do not spawn threads.
+//! the Node main thread, which submits them). Once every thread holds a hot slice, the
+//! supervisor starts a spare thread before anything waits, so the next run starts at once
+//! (a thread started on demand made that run wait for the judgement, the spawn and the new
+//! thread's first touches of memory: up to ~7 ms behind four hot loops on two cores). So a
+//! spinning program never delays another run by more than about a millisecond, and bursts
+//! of short slices do not spawn threads.
 //! On Linux "run" means CPU time (the thread's own clock, read by the supervisor): a short
 //! slice that waited for a core, or for the kernel to hand it fresh pages, is not hot, and
 //! judging it by wall time let a burst of 3,000 starting runs grow the pool to 44 threads on
@@ -289,7 +293,23 @@ impl Pool {
       if waited.is_some() {
         st.running.iter_mut().for_each(Slice::observe);
       }
+      let all_busy = st.idle == 0 && !st.spinning && !st.running.is_empty();
+      if waited.is_none() && all_busy {
+        st.running.iter_mut().for_each(Slice::observe);
+      }
       match waited {
+        // Every thread holds a hot slice and nothing waits yet: start a spare now, so the
+        // next run starts at once rather than after waiting to be judged stuck behind them.
+        None
+          if all_busy && st.threads < self.inner.max && st.running.iter().all(Slice::is_stuck) =>
+        {
+          self.spawn(&mut st);
+          st = self.inner.watch.wait_timeout(st, STUCK_AFTER).unwrap_or_else(|p| p.into_inner()).0;
+        }
+        // Slices that may turn hot: look again once they could be.
+        None if all_busy => {
+          st = self.inner.watch.wait_timeout(st, STUCK_AFTER).unwrap_or_else(|p| p.into_inner()).0;
+        }
         None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
         Some(w)
           if st.idle == 0
@@ -338,5 +358,36 @@ impl Pool {
     st.shutdown = true;
     self.inner.work.notify_all();
     self.inner.watch.notify_all();
+  }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+  use super::*;
+
+  /// While every thread runs a hot slice and nothing waits yet, the pool starts one more
+  /// thread and keeps it ready: the next job starts at once instead of first waiting to be
+  /// judged stuck behind the hot ones.
+  #[test]
+  fn a_spare_thread_is_ready_while_every_thread_is_hot() {
+    let pool = Pool::new(2, 8);
+    let stop = Arc::new(AtomicBool::new(false));
+    for _ in 0..2 {
+      let stop = stop.clone();
+      pool.submit(Box::new(move || {
+        while !stop.load(Ordering::Acquire) {
+          std::hint::spin_loop();
+        }
+      }));
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut stats = pool.stats();
+    while !(stats.threads == 3 && stats.ready == 1) && Instant::now() < deadline {
+      thread::sleep(Duration::from_millis(5));
+      stats = pool.stats();
+    }
+    stop.store(true, Ordering::Release);
+    pool.shutdown_and_wait();
+    assert_eq!((stats.threads, stats.ready), (3, 1), "{stats:?}");
   }
 }
