@@ -112,17 +112,23 @@ impl Ledger {
     if forced || self.overflowed || self.logs_bytes + completion_bytes > self.max_bytes {
       return self.finish_over_cap();
     }
-    let mut out = String::with_capacity(self.logs_bytes as usize + completion_bytes as usize + 40);
-    out.push_str("{\"logs\":");
-    write_logs(&mut out, &self.entries);
-    match completion {
-      Completion::Value(None) => {}
-      Completion::Value(Some(json)) => {
-        out.push_str(",\"value\":");
-        out.push_str(&json);
+    let mut head = String::with_capacity(self.logs_bytes as usize + 40);
+    head.push_str("{\"logs\":");
+    write_logs(&mut head, &self.entries);
+    let mut out = match completion {
+      Completion::Value(None) => head,
+      Completion::Value(Some(mut json)) => {
+        // The value can be megabytes: the result is made in its buffer (moving it along to
+        // make room for the head) rather than copied into fresh memory.
+        head.push_str(",\"value\":");
+        json.insert_str(0, &head);
+        json
       }
-      Completion::Failed(f) => write_error(&mut out, &f),
-    }
+      Completion::Failed(f) => {
+        write_error(&mut head, &f);
+        head
+      }
+    };
     out.push('}');
     out
   }

@@ -293,7 +293,8 @@ impl Pool {
       if waited.is_some() {
         st.running.iter_mut().for_each(Slice::observe);
       }
-      let all_busy = st.idle == 0 && !st.spinning && !st.running.is_empty();
+      // Every thread is in a slice (not idle, spinning, or still starting).
+      let all_busy = !st.running.is_empty() && st.running.len() >= st.threads;
       if waited.is_none() && all_busy {
         st.running.iter_mut().for_each(Slice::observe);
       }
