@@ -8,7 +8,9 @@
 //!
 //! The walk uses an explicit stack (a 10,000-deep value costs heap, not native stack),
 //! reads descriptors through [`crate::raw`] (no getters or traps run, so a program that
-//! replaced `Array.prototype` methods or `JSON.stringify` changes nothing), compares
+//! replaced `Array.prototype` methods or `JSON.stringify` changes nothing) — or, for dense
+//! arrays, ordinary objects whose keys all come in slot order, and one-byte strings, reads
+//! them in place through the vendored QuickJS's read-only accessors — compares
 //! prototypes with the intrinsic ones of a fresh `{}`/`[]`, stops once the text passes the
 //! byte budget (a shared-reference bomb cannot grow without bound), and polls the run's
 //! stop flag as it goes (a huge value cannot outlive an abort).
