@@ -42,17 +42,13 @@ struct NodeHost {
 }
 
 impl NodeHost {
-  /// Sends `[kind, run, payload]`, the payload already JSON.
-  fn send_event(&self, kind: u8, run: RunId, payload_json: &str) {
-    let mut text = String::with_capacity(payload_json.len() + 32);
-    text.push('[');
-    text.push_str(&kind.to_string());
-    text.push(',');
-    text.push_str(&run.to_string());
-    text.push(',');
-    text.push_str(payload_json);
-    text.push(']');
-    self.send(text);
+  /// Sends `[kind, run, payload]`, the payload already JSON. The envelope goes into the
+  /// payload's own buffer: a result can be megabytes, and copying it would write them into
+  /// fresh memory again.
+  fn send_event(&self, kind: u8, run: RunId, mut payload_json: String) {
+    payload_json.insert_str(0, &format!("[{kind},{run},"));
+    payload_json.push(']');
+    self.send(payload_json);
   }
 
   fn send(&self, event: String) {
@@ -65,15 +61,11 @@ impl NodeHost {
 
 impl Host for NodeHost {
   fn logs(&self, run: RunId, entries_json: String) {
-    self.send_event(2, run, &entries_json);
+    self.send_event(2, run, entries_json);
   }
 
-  fn settled(&self, run: RunId, mut result_json: String) {
-    // `send_event` would copy a result of megabytes into fresh memory; its buffer takes the
-    // envelope instead.
-    result_json.insert_str(0, &format!("[0,{run},"));
-    result_json.push(']');
-    self.send(result_json);
+  fn settled(&self, run: RunId, result_json: String) {
+    self.send_event(0, run, result_json);
   }
 
   fn calls(&self, run: RunId, batch: Vec<HostCall>) {

@@ -176,12 +176,8 @@ impl Names {
       out.extend_from_slice(text);
       return Some(());
     }
-    let Some(Key::String(name)) = raw::atom_key(self.ctx, atom) else {
-      return None;
-    };
     let start = out.len();
-    write_json_bytes(out, &name);
-    out.push(b':');
+    write_name(self.ctx, out, atom)?;
     // A small value (a call's arguments) is done before a cache would pay for itself.
     self.uncached += 1;
     if self.uncached > UNCACHED_NAMES {
@@ -194,15 +190,14 @@ impl Names {
   }
 }
 
-/// `"name":` for a string-keyed atom; `None` for a symbol.
-fn name_text(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Box<[u8]>> {
+/// Appends `"name":` for a string-keyed atom; `None` (nothing written) for a symbol.
+fn write_name(ctx: *mut qjs::JSContext, out: &mut Vec<u8>, atom: qjs::JSAtom) -> Option<()> {
   let Some(Key::String(name)) = raw::atom_key(ctx, atom) else {
     return None;
   };
-  let mut text = Vec::with_capacity(name.len() + 3);
-  write_json_bytes(&mut text, &name);
-  text.push(b':');
-  Some(text.into())
+  write_json_bytes(out, &name);
+  out.push(b':');
+  Some(())
 }
 
 impl Drop for Names {
@@ -351,7 +346,10 @@ impl Walker<'_> {
         let names: Option<Vec<_>> = (0..slots)
           .map(|i| match raw::object_slot_name(self.ctx, v, i)? {
             0 => Some(None),
-            atom => name_text(self.ctx, atom).map(Some),
+            atom => {
+              let mut text = Vec::new();
+              write_name(self.ctx, &mut text, atom).map(|()| Some(text.into_boxed_slice()))
+            }
           })
           .collect();
         let entry = self.shapes.entries.len() as u32;

@@ -290,12 +290,9 @@ impl Pool {
         return;
       }
       let waited = st.queue.front().map(|(t, _)| t.elapsed());
-      if waited.is_some() {
-        st.running.iter_mut().for_each(Slice::observe);
-      }
       // Every thread is in a slice (not idle, spinning, or still starting).
       let all_busy = !st.running.is_empty() && st.running.len() >= st.threads;
-      if waited.is_none() && all_busy {
+      if waited.is_some() || all_busy {
         st.running.iter_mut().for_each(Slice::observe);
       }
       match waited {

@@ -65200,8 +65200,7 @@ int JS_GetObjectSlotName(JSContext *ctx, JSValueConst obj, uint32_t i, JSAtom *p
 {
     JSObject *p;
     JSShapeProperty *prs;
-    JSAtomStruct *name;
-    uint32_t index = 0;
+    uint32_t index;
 
     *patom = JS_ATOM_NULL;
     if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
@@ -65215,12 +65214,9 @@ int JS_GetObjectSlotName(JSContext *ctx, JSValueConst obj, uint32_t i, JSAtom *p
         return 1;
     if ((prs->flags & JS_PROP_TMASK) != JS_PROP_NORMAL || !(prs->flags & JS_PROP_ENUMERABLE))
         return 0;
-    if (__JS_AtomIsTaggedInt(prs->atom))
+    if (JS_AtomIsArrayIndex(ctx, &index, prs->atom))
         return 0;
-    name = ctx->rt->atom_array[prs->atom];
-    if (name->atom_type != JS_ATOM_TYPE_STRING)
-        return 0;
-    return !(is_num_string(&index, name) && index != (uint32_t)-1);
+    return ctx->rt->atom_array[prs->atom]->atom_type == JS_ATOM_TYPE_STRING;
 }
 
 /* The value of slot `i` of an object JS_GetObjectShape accepted if the slot holds a data
