@@ -129,6 +129,8 @@ struct State {
   threads: usize,
   /// Workers asleep on `work`.
   idle: usize,
+  /// Of those, how many `submit` has notified and not yet woken: each will take a job.
+  woken: usize,
   /// A worker is polling `queued` instead of sleeping.
   spinning: bool,
   /// The slices now running (one entry per busy worker, unordered).
@@ -169,6 +171,7 @@ impl Pool {
         queue: VecDeque::new(),
         threads: 0,
         idle: 0,
+        woken: 0,
         spinning: false,
         running: Vec::new(),
         shutdown: false,
@@ -195,9 +198,18 @@ impl Pool {
     st.queue.push_back((Instant::now(), job));
     // Published under the lock: the spinner re-checks the queue under it anyway.
     self.inner.queued.0.store(st.queue.len(), Ordering::Release);
-    if st.spinning {
-      // The spinning worker will take it.
-    } else if st.idle > 0 {
+    // Workers that will look at the queue without being told: the spinning one, those
+    // already woken, and those still starting. A job beyond them must wake someone — a
+    // sleeping worker, a new core thread, or the supervisor, which would otherwise sleep
+    // through a backlog that formed behind a spinning worker (queued hot loops then waited
+    // for the next unrelated submit: tens of milliseconds).
+    let starting = st.threads.saturating_sub(st.running.len() + st.idle + usize::from(st.spinning));
+    let on_their_way = usize::from(st.spinning) + st.woken + starting;
+    if st.queue.len() <= on_their_way {
+      return;
+    }
+    if st.idle > st.woken {
+      st.woken += 1;
       self.inner.work.notify_one();
     } else if st.threads < self.inner.core {
       self.spawn(&mut st);
@@ -275,6 +287,7 @@ impl Pool {
       };
       st = next;
       st.idle -= 1;
+      st.woken = st.woken.saturating_sub(1);
       if timeout && st.queue.is_empty() && st.threads > self.inner.core {
         break;
       }
@@ -362,6 +375,54 @@ impl Pool {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
   use super::*;
+
+  /// Jobs submitted while a worker spins for work all start: the spinner takes one and the
+  /// supervisor hears of the rest. (It used to sleep through them: two hot loops queued
+  /// behind a spinning worker waited until some later submit woke it.)
+  #[test]
+  fn jobs_queued_behind_the_spinning_worker_all_start() {
+    let pool = Pool::new(1, 8);
+    let started = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let hot = |started: &Arc<AtomicUsize>, stop: &Arc<AtomicBool>| -> Job {
+      let (started, stop) = (started.clone(), stop.clone());
+      Box::new(move || {
+        started.fetch_add(1, Ordering::AcqRel);
+        while !stop.load(Ordering::Acquire) {
+          std::hint::spin_loop();
+        }
+      })
+    };
+    // Catch the worker spinning (it does for SPIN after each job) while the supervisor
+    // sleeps (nothing has run for a while), then queue two.
+    let mut caught = false;
+    for _ in 0..200 {
+      thread::sleep(STUCK_AFTER * 5);
+      let done = Arc::new(AtomicBool::new(false));
+      let flag = done.clone();
+      pool.submit(Box::new(move || flag.store(true, Ordering::Release)));
+      while !done.load(Ordering::Acquire) {
+        std::hint::spin_loop();
+      }
+      let until = Instant::now() + Duration::from_millis(1);
+      while !pool.lock().spinning && Instant::now() < until {}
+      if pool.lock().spinning {
+        pool.submit(hot(&started, &stop));
+        pool.submit(hot(&started, &stop));
+        caught = true;
+        break;
+      }
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while started.load(Ordering::Acquire) < 2 && Instant::now() < deadline {
+      thread::sleep(Duration::from_millis(5));
+    }
+    let n = started.load(Ordering::Acquire);
+    stop.store(true, Ordering::Release);
+    pool.shutdown_and_wait();
+    assert!(caught, "never caught the worker spinning");
+    assert_eq!(n, 2, "jobs started");
+  }
 
   /// While every thread runs a hot slice and nothing waits yet, the pool starts one more
   /// thread and keeps it ready: the next job starts at once instead of first waiting to be
