@@ -69,8 +69,12 @@ impl<E> Handoff<E> {
       while self.queued.load(Ordering::Acquire) == 0 {
         spins += 1;
         // Reading the clock costs more than a spin; look at it now and then.
-        if spins.is_multiple_of(64) && Instant::now() >= deadline {
-          break;
+        if spins.is_multiple_of(64) {
+          if Instant::now() >= deadline {
+            break;
+          }
+          // The producer may be waiting for this very core.
+          std::thread::yield_now();
         }
         std::hint::spin_loop();
       }

@@ -40,8 +40,13 @@ pub const STUCK_AFTER: Duration = Duration::from_millis(2);
 pub const STUCK_CPU: Duration = Duration::from_millis(1);
 /// How long one idle worker polls for new work before sleeping. A run answering a host
 /// call is usually back within tens of microseconds; catching it without a futex wake-up
-/// halves the cost of a sequential binding call. Only one worker spins at a time.
-pub const SPIN: Duration = Duration::from_micros(60);
+/// halves the cost of a sequential binding call. Only one worker spins at a time, and it
+/// yields its core every few microseconds: the scheduler sometimes puts it on the Node main
+/// thread's core, and a spinner that kept the core made the answer it waited for wait out
+/// the spin (sequential calls after a pause: ~17 µs each instead of ~6). Long enough to
+/// outlast the main thread's own trip through the event loop when that turn is slow, so
+/// the next call does not find the worker asleep and pay a wake-up (~60-120 µs here).
+pub const SPIN: Duration = Duration::from_micros(250);
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
 
@@ -266,8 +271,12 @@ impl Pool {
         while self.inner.queued.0.load(Ordering::Acquire) == 0 {
           std::hint::spin_loop();
           spins = spins.wrapping_add(1);
-          if spins.is_multiple_of(64) && Instant::now() >= until {
-            break;
+          if spins.is_multiple_of(64) {
+            if Instant::now() >= until {
+              break;
+            }
+            // The thread that will hand us work may be waiting for this very core.
+            thread::yield_now();
           }
         }
         st = self.lock();
