@@ -149,6 +149,8 @@ impl Drop for NativeEngine {
 
 /// Starts a run on engine `engineId` and returns its id. Limits arrive validated from
 /// `index.js`.
+// Flat arguments: one crossing with no object to read property by property on the hot path.
+#[allow(clippy::too_many_arguments)]
 #[napi(catch_unwind)]
 pub fn start(
   engine_id: u32,
