@@ -155,6 +155,20 @@ describe('resolutions must be lossless JSON', () => {
   }
   const cycle: any = { a: [] }
   cycle.a.push(cycle)
+  /** `depth` levels of alternating `{ k }` and `[ ]`; the innermost refers back to level `to`. */
+  const deepCycle = (depth: number, to: number) => {
+    const levels: any[] = []
+    for (let i = 0; i < depth; i++) levels.push(i % 2 ? [] : {})
+    for (let i = 0; i + 1 < depth; i++) {
+      if (Array.isArray(levels[i])) levels[i].push(levels[i + 1])
+      else levels[i].k = levels[i + 1]
+    }
+    const last = levels[depth - 1]
+    if (Array.isArray(last)) last.push(levels[to])
+    else last.k = levels[to]
+    return levels[0]
+  }
+  const hidden = Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false })
   test.each<[string, unknown]>([
     ['a function', () => 1],
     ['a Date', new Date(0)],
@@ -165,11 +179,35 @@ describe('resolutions must be lossless JSON', () => {
     ['a BigInt', 10n],
     ['a class instance', new Instance()],
     ['a cycle', cycle],
+    ['a cycle 100 levels down, back to the top', deepCycle(100, 0)],
+    ['a cycle 100 levels down, back to level 60', deepCycle(100, 60)],
+    ['a cycle 40 levels down, back to level 35', deepCycle(40, 35)],
+    ['a symbol key', { a: 1, [Symbol('s')]: 2 }],
+    ['a non-enumerable property', hidden],
     ['a nested undefined', { a: [undefined] }],
   ])('%s rejects the program-side call', async (_, value) => {
     const r = await run(settle('tools.m(1)'), tools({ m: async () => value as any }, TOOL_ERROR))
     expect(r).toEqual({ logs: [], value: typed('m', RESOLUTION_NOT_LOSSLESS) })
   })
+})
+
+test('one object reached twice, at any depth, is not a cycle; a refused value leaves the next one unaffected', async () => {
+  const shared = { v: 1 }
+  let deep: any = { a: shared, b: shared }
+  for (let i = 0; i < 50; i++) deep = { k: deep, s: shared }
+  const looped: any = { a: 1 }
+  looped.self = looped
+  const answers = [looped, deep]
+  const r = await run(
+    `let refused = ''
+     try { await tools.next(null) } catch (e: any) { refused = e.message }
+     let v: any = await tools.next(null)
+     let levels = 0
+     while (v.k) { v = v.k; levels++ }
+     return { refused, levels, leaves: v.a.v + v.b.v }`,
+    tools({ next: async () => answers.shift() }, TOOL_ERROR),
+  )
+  expect(r).toEqual({ logs: [], value: { refused: RESOLUTION_NOT_LOSSLESS, levels: 50, leaves: 2 } })
 })
 
 describe('no depth limit', () => {
