@@ -291,7 +291,7 @@ function losslessJson(root) {
 
 const ObjectPrototype = Object.prototype
 const ArrayPrototype = Array.prototype
-const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols, is: sameValue } = Object
+const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols, keys: objectKeys, is: sameValue } = Object
 const { isArray } = Array
 const { ownKeys } = Reflect
 const lookupGetter = Object.prototype.__lookupGetter__
@@ -300,7 +300,7 @@ const isEnumerable = Object.prototype.propertyIsEnumerable
 
 // The walk's state, shared by every `isLossless` call: the walk runs no other code (no
 // getter, trap or `toJSON`), so calls never nest, and answering a binding call allocates no
-// set or stack of its own. `losslessStack` holds [object, keys, next index] triples,
+// set or stack of its own. `losslessStack` holds [object, keys, next key] triples,
 // flattened; an object's ancestors are found by scanning it, and only those deeper than
 // LOSSLESS_SCANNED_DEPTH levels also go into `losslessDeep`.
 const losslessStack = []
@@ -332,14 +332,17 @@ function acceptLossless(v) {
         keys = ownKeys(v)
         if (proto !== ArrayPrototype || keys.length !== v.length + 1) return false
         keys.pop() // 'length', last of an array's own keys
+        losslessStack.push(v, keys, -1) // an array frame counts down from -1 (see isLossless)
       } else {
         if (proto !== ObjectPrototype && proto !== null) return false
-        // Own names and own symbols: together Reflect.ownKeys, at half its cost.
+        // No own symbols, and as many enumerable names as names: every own key is an
+        // enumerable string (together a fraction of Reflect.ownKeys' cost).
         if (getOwnPropertySymbols(v).length !== 0) return false
-        keys = getOwnPropertyNames(v)
+        keys = objectKeys(v)
+        if (getOwnPropertyNames(v).length !== keys.length) return false
+        losslessStack.push(v, keys, 0)
       }
-      if (losslessStack.length >= 3 * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
-      losslessStack.push(v, keys, 0)
+      if (losslessStack.length > 3 * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
       return true
     }
     default:
@@ -360,16 +363,19 @@ function isLossless(root) {
       const top = stack.length - 3
       const obj = stack[top]
       const keys = stack[top + 1]
-      const i = stack[top + 2]
+      const next = stack[top + 2]
+      // An array frame's next index is stored as -1 - i: its keys, from Reflect.ownKeys, are
+      // checked one by one (an object's were checked as a whole).
+      const elements = next < 0
+      const i = elements ? -1 - next : next
       if (i === keys.length) {
         stack.length = top
         if (top >= 3 * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
         continue
       }
-      stack[top + 2] = i + 1
+      stack[top + 2] = elements ? next - 1 : next + 1
       const key = keys[i]
-      if (typeof key !== 'string') return false
-      if (!isEnumerable.call(obj, key)) return false
+      if (elements && (typeof key !== 'string' || !isEnumerable.call(obj, key))) return false
       if (lookupGetter.call(obj, key) !== undefined || lookupSetter.call(obj, key) !== undefined) return false
       if (!acceptLossless(obj[key])) return false
     }

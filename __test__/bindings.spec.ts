@@ -184,6 +184,8 @@ describe('resolutions must be lossless JSON', () => {
     ['a cycle 40 levels down, back to level 35', deepCycle(40, 35)],
     ['a symbol key', { a: 1, [Symbol('s')]: 2 }],
     ['a non-enumerable property', hidden],
+    ['a non-enumerable array element', Object.defineProperty([1, 2], 1, { value: 2, enumerable: false })],
+    ['an array element behind a getter', Object.defineProperty([1, 2], 1, { get: () => 2, enumerable: true })],
     ['a nested undefined', { a: [undefined] }],
   ])('%s rejects the program-side call', async (_, value) => {
     const r = await run(settle('tools.m(1)'), tools({ m: async () => value as any }, TOOL_ERROR))
