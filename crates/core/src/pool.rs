@@ -143,6 +143,13 @@ struct State {
   shutdown: bool,
 }
 
+impl State {
+  /// Threads started that have not yet reached the queue (not running, idle or spinning).
+  fn starting(&self) -> usize {
+    self.threads.saturating_sub(self.running.len() + self.idle + usize::from(self.spinning))
+  }
+}
+
 struct Inner {
   state: Mutex<State>,
   /// Jobs queued, readable without the lock (for the spinning worker). On its own cache
@@ -208,8 +215,7 @@ impl Pool {
     // sleeping worker, a new core thread, or the supervisor, which would otherwise sleep
     // through a backlog that formed behind a spinning worker (queued hot loops then waited
     // for the next unrelated submit: tens of milliseconds).
-    let starting = st.threads.saturating_sub(st.running.len() + st.idle + usize::from(st.spinning));
-    let on_their_way = usize::from(st.spinning) + st.woken + starting;
+    let on_their_way = usize::from(st.spinning) + st.woken + st.starting();
     if st.queue.len() <= on_their_way {
       return;
     }
@@ -331,8 +337,10 @@ impl Pool {
           st = self.inner.watch.wait_timeout(st, STUCK_AFTER).unwrap_or_else(|p| p.into_inner()).0;
         }
         None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
+        // (A thread still starting will take a job: an empty `running` is not "all stuck".)
         Some(w)
           if st.idle == 0
+            && st.starting() == 0
             && w >= GROW_AFTER
             && st.threads < self.inner.max
             && st.running.iter().all(Slice::is_stuck) =>
@@ -384,6 +392,43 @@ impl Pool {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
   use super::*;
+
+  /// Threads that are still starting will take the jobs waiting for them: the supervisor
+  /// does not start more because no thread is running yet (an empty set of running slices
+  /// used to count as "all stuck", so a slow thread start grew the pool).
+  #[test]
+  fn threads_still_starting_are_not_taken_for_stuck_ones() {
+    let pool = Pool::new(2, 8);
+    let ran = Arc::new(AtomicUsize::new(0));
+    {
+      // Two jobs that have waited a while, and two threads counted but not yet started.
+      let mut st = pool.lock();
+      for _ in 0..2 {
+        let ran = ran.clone();
+        let waited_since = Instant::now() - GROW_AFTER * 10;
+        st.queue
+          .push_back((waited_since, Box::new(move || _ = ran.fetch_add(1, Ordering::AcqRel))));
+      }
+      st.threads = 2;
+      pool.inner.watch.notify_all();
+    }
+    thread::sleep(STUCK_AFTER * 10);
+    let grown = pool.lock().threads;
+    {
+      // Now start them for real.
+      let mut st = pool.lock();
+      st.threads = 0;
+      pool.spawn(&mut st);
+      pool.spawn(&mut st);
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while ran.load(Ordering::Acquire) < 2 && Instant::now() < deadline {
+      thread::sleep(Duration::from_millis(1));
+    }
+    pool.shutdown_and_wait();
+    assert_eq!(grown, 2, "threads while two were starting");
+    assert_eq!(ran.load(Ordering::Acquire), 2);
+  }
 
   /// Jobs submitted while a worker spins for work all start: the spinner takes one and the
   /// supervisor hears of the rest. (It used to sleep through them: two hot loops queued
