@@ -13,7 +13,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct Handoff<E> {
   queue: Mutex<Vec<E>>,
@@ -63,22 +63,7 @@ impl<E> Handoff<E> {
   /// Waits up to `patience` for an event, then takes everything queued.
   pub fn wait_and_take(&self, patience: Duration) -> Vec<E> {
     self.consumer_waiting.store(true, Ordering::SeqCst);
-    if self.queued.load(Ordering::Acquire) == 0 {
-      let deadline = Instant::now() + patience;
-      let mut spins = 0u32;
-      while self.queued.load(Ordering::Acquire) == 0 {
-        spins += 1;
-        // Reading the clock costs more than a spin; look at it now and then.
-        if spins.is_multiple_of(64) {
-          if Instant::now() >= deadline {
-            break;
-          }
-          // The producer may be waiting for this very core.
-          std::thread::yield_now();
-        }
-        std::hint::spin_loop();
-      }
-    }
+    crate::spin::until(patience, || self.queued.load(Ordering::Acquire) != 0);
     self.consumer_waiting.store(false, Ordering::SeqCst);
     self.take()
   }
@@ -94,6 +79,7 @@ impl<E> Handoff<E> {
 mod tests {
   use super::*;
   use std::sync::Arc;
+  use std::time::Instant;
 
   #[test]
   fn rings_once_until_answered() {

@@ -31,6 +31,7 @@ pub(crate) mod previews;
 pub mod priority;
 pub(crate) mod raw;
 pub mod run;
+pub(crate) mod spin;
 pub mod stack;
 pub mod test_hooks;
 pub mod timers;

@@ -40,12 +40,10 @@ pub const STUCK_AFTER: Duration = Duration::from_millis(2);
 pub const STUCK_CPU: Duration = Duration::from_millis(1);
 /// How long one idle worker polls for new work before sleeping. A run answering a host
 /// call is usually back within tens of microseconds; catching it without a futex wake-up
-/// halves the cost of a sequential binding call. Only one worker spins at a time, and it
-/// yields its core every few microseconds: the scheduler sometimes puts it on the Node main
-/// thread's core, and a spinner that kept the core made the answer it waited for wait out
-/// the spin (sequential calls after a pause: ~17 µs each instead of ~6). Long enough to
-/// outlast the main thread's own trip through the event loop when that turn is slow, so
-/// the next call does not find the worker asleep and pay a wake-up (~60-120 µs here).
+/// halves the cost of a sequential binding call. Only one worker spins at a time, yielding
+/// its core as it does (`spin::until`). Long enough to outlast the main thread's own trip
+/// through the event loop when that turn is slow, so the next call does not find the worker
+/// asleep and pay a wake-up (~60-120 µs here).
 pub const SPIN: Duration = Duration::from_micros(250);
 
 pub type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -272,19 +270,8 @@ impl Pool {
       if !st.spinning {
         st.spinning = true;
         drop(st);
-        let until = Instant::now() + SPIN;
-        let mut spins = 0u32;
-        while self.inner.queued.0.load(Ordering::Acquire) == 0 {
-          std::hint::spin_loop();
-          spins = spins.wrapping_add(1);
-          if spins.is_multiple_of(64) {
-            if Instant::now() >= until {
-              break;
-            }
-            // The thread that will hand us work may be waiting for this very core.
-            thread::yield_now();
-          }
-        }
+        // Whatever it saw, the queue is looked at again under the lock.
+        crate::spin::until(SPIN, || self.inner.queued.0.load(Ordering::Acquire) != 0);
         st = self.lock();
         st.spinning = false;
         if !st.queue.is_empty() || st.shutdown {
@@ -324,16 +311,13 @@ impl Pool {
         st.running.iter_mut().for_each(Slice::observe);
       }
       match waited {
-        // Every thread holds a hot slice and nothing waits yet: start a spare now, so the
-        // next run starts at once rather than after waiting to be judged stuck behind them.
-        None
-          if all_busy && st.threads < self.inner.max && st.running.iter().all(Slice::is_stuck) =>
-        {
-          self.spawn(&mut st);
-          st = self.inner.watch.wait_timeout(st, STUCK_AFTER).unwrap_or_else(|p| p.into_inner()).0;
-        }
-        // Slices that may turn hot: look again once they could be.
+        // Every thread is in a slice and nothing waits yet. Once every slice is hot, start a
+        // spare, so the next run starts at once rather than after waiting to be judged stuck
+        // behind them; look again once slices could have turned hot.
         None if all_busy => {
+          if st.threads < self.inner.max && st.running.iter().all(Slice::is_stuck) {
+            self.spawn(&mut st);
+          }
           st = self.inner.watch.wait_timeout(st, STUCK_AFTER).unwrap_or_else(|p| p.into_inner()).0;
         }
         None => st = self.inner.watch.wait(st).unwrap_or_else(|p| p.into_inner()),
