@@ -300,18 +300,21 @@ const isEnumerable = Object.prototype.propertyIsEnumerable
 
 // The walk's state, shared by every `isLossless` call: the walk runs no other code (no
 // getter, trap or `toJSON`), so calls never nest, and answering a binding call allocates no
-// set or stack of its own. `losslessStack` holds [object, keys, next key] triples,
-// flattened; an object's ancestors are found by scanning it, and only those deeper than
+// set or stack of its own. `losslessStack` holds frames of FRAME slots, flattened: the
+// object, its keys, the next key's index, and whether each key still needs checking (an
+// array's, from Reflect.ownKeys; an object's were checked as a whole). An object's
+// ancestors are found by scanning the stack, and only those deeper than
 // LOSSLESS_SCANNED_DEPTH levels also go into `losslessDeep`.
 const losslessStack = []
 const losslessDeep = new Set()
+const FRAME = 4
 const LOSSLESS_SCANNED_DEPTH = 32
 
 /** Whether `v` is already on the walk's path (a cycle). */
 function onLosslessPath(v) {
   const stack = losslessStack
-  const scanned = Math.min(stack.length, 3 * LOSSLESS_SCANNED_DEPTH)
-  for (let j = 0; j < scanned; j += 3) if (stack[j] === v) return true
+  const scanned = Math.min(stack.length, FRAME * LOSSLESS_SCANNED_DEPTH)
+  for (let j = 0; j < scanned; j += FRAME) if (stack[j] === v) return true
   return losslessDeep.size !== 0 && losslessDeep.has(v)
 }
 
@@ -327,12 +330,12 @@ function acceptLossless(v) {
       if (v === null) return true
       if (types.isProxy(v) || onLosslessPath(v)) return false
       const proto = getPrototypeOf(v)
+      const array = isArray(v)
       let keys
-      if (isArray(v)) {
+      if (array) {
         keys = ownKeys(v)
         if (proto !== ArrayPrototype || keys.length !== v.length + 1) return false
         keys.pop() // 'length', last of an array's own keys
-        losslessStack.push(v, keys, -1) // an array frame counts down from -1 (see isLossless)
       } else {
         if (proto !== ObjectPrototype && proto !== null) return false
         // No own symbols, and as many enumerable names as names: every own key is an
@@ -340,9 +343,9 @@ function acceptLossless(v) {
         if (getOwnPropertySymbols(v).length !== 0) return false
         keys = objectKeys(v)
         if (getOwnPropertyNames(v).length !== keys.length) return false
-        losslessStack.push(v, keys, 0)
       }
-      if (losslessStack.length > 3 * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
+      if (losslessStack.length >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
+      losslessStack.push(v, keys, 0, array)
       return true
     }
     default:
@@ -360,22 +363,18 @@ function isLossless(root) {
   try {
     if (!acceptLossless(root)) return false
     while (stack.length > 0) {
-      const top = stack.length - 3
+      const top = stack.length - FRAME
       const obj = stack[top]
       const keys = stack[top + 1]
-      const next = stack[top + 2]
-      // An array frame's next index is stored as -1 - i: its keys, from Reflect.ownKeys, are
-      // checked one by one (an object's were checked as a whole).
-      const elements = next < 0
-      const i = elements ? -1 - next : next
+      const i = stack[top + 2]
       if (i === keys.length) {
         stack.length = top
-        if (top >= 3 * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
+        if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
         continue
       }
-      stack[top + 2] = elements ? next - 1 : next + 1
+      stack[top + 2] = i + 1
       const key = keys[i]
-      if (elements && (typeof key !== 'string' || !isEnumerable.call(obj, key))) return false
+      if (stack[top + 3] && (typeof key !== 'string' || !isEnumerable.call(obj, key))) return false
       if (lookupGetter.call(obj, key) !== undefined || lookupSetter.call(obj, key) !== undefined) return false
       if (!acceptLossless(obj[key])) return false
     }
