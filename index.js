@@ -277,16 +277,23 @@ function checkIdentifier(name, where, what) {
  */
 function losslessJson(root) {
   if (!isLossless(root)) return undefined
-  // Checked: only plain data, so the engine's own JSON.stringify gives exactly that text,
-  // unless something gave the prototypes a `toJSON` (then the walk below writes it).
+  return checkedJson(root)
+}
+
+/**
+ * The JSON text of a value `isLossless` accepted (or of an array of such values). Checked:
+ * only plain data, so the engine's own JSON.stringify gives exactly that text, unless
+ * something gave the prototypes a `toJSON` (then `writeLosslessJson` writes it).
+ */
+function checkedJson(value) {
   if (ObjectPrototype.toJSON === undefined && ArrayPrototype.toJSON === undefined) {
     try {
-      return jsonStringify(root)
+      return jsonStringify(value)
     } catch {
       // V8's JSON.stringify recurses: a value nested thousands deep overflows its stack.
     }
   }
-  return writeLosslessJson(root)
+  return writeLosslessJson(value)
 }
 
 const ObjectPrototype = Object.prototype
@@ -302,10 +309,13 @@ const isEnumerable = Object.prototype.propertyIsEnumerable
 // getter, trap or `toJSON`), so calls never nest, and answering a binding call allocates no
 // set or stack of its own. `losslessStack` holds frames of FRAME slots, flattened: the
 // object, its keys, the next key's index, and whether each key still needs checking (an
-// array's, from Reflect.ownKeys; an object's were checked as a whole). An object's
-// ancestors are found by scanning the stack, and only those deeper than
-// LOSSLESS_SCANNED_DEPTH levels also go into `losslessDeep`.
+// array's, from Reflect.ownKeys; an object's were checked as a whole). Its first
+// `losslessTop` slots are in use; the array never shrinks (setting an array's length is a
+// call into the runtime, a measurable share of answering a call), and slots are emptied as
+// frames leave. An object's ancestors are found by scanning the stack, and only those
+// deeper than LOSSLESS_SCANNED_DEPTH levels also go into `losslessDeep`.
 const losslessStack = []
+let losslessTop = 0
 const losslessDeep = new Set()
 const FRAME = 4
 const LOSSLESS_SCANNED_DEPTH = 32
@@ -313,7 +323,7 @@ const LOSSLESS_SCANNED_DEPTH = 32
 /** Whether `v` is already on the walk's path (a cycle). */
 function onLosslessPath(v) {
   const stack = losslessStack
-  const scanned = Math.min(stack.length, FRAME * LOSSLESS_SCANNED_DEPTH)
+  const scanned = Math.min(losslessTop, FRAME * LOSSLESS_SCANNED_DEPTH)
   for (let j = 0; j < scanned; j += FRAME) if (stack[j] === v) return true
   return losslessDeep.size !== 0 && losslessDeep.has(v)
 }
@@ -344,8 +354,13 @@ function acceptLossless(v) {
         keys = objectKeys(v)
         if (getOwnPropertyNames(v).length !== keys.length) return false
       }
-      if (losslessStack.length >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
-      losslessStack.push(v, keys, 0, array)
+      const top = losslessTop
+      if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
+      losslessStack[top] = v
+      losslessStack[top + 1] = keys
+      losslessStack[top + 2] = 0
+      losslessStack[top + 3] = array
+      losslessTop = top + FRAME
       return true
     }
     default:
@@ -362,13 +377,15 @@ function isLossless(root) {
   const stack = losslessStack
   try {
     if (!acceptLossless(root)) return false
-    while (stack.length > 0) {
-      const top = stack.length - FRAME
+    while (losslessTop > 0) {
+      const top = losslessTop - FRAME
       const obj = stack[top]
       const keys = stack[top + 1]
       const i = stack[top + 2]
       if (i === keys.length) {
-        stack.length = top
+        stack[top] = undefined
+        stack[top + 1] = undefined
+        losslessTop = top
         if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
         continue
       }
@@ -380,8 +397,10 @@ function isLossless(root) {
     }
     return true
   } finally {
-    stack.length = 0
-    losslessDeep.clear()
+    // A refusal leaves frames behind.
+    for (let j = 0; j < losslessTop; j++) stack[j] = undefined
+    losslessTop = 0
+    if (losslessDeep.size !== 0) losslessDeep.clear()
   }
 }
 
@@ -414,6 +433,51 @@ function writeLosslessJson(root) {
     open(frame.obj[key])
   }
   return out
+}
+
+/** `losslessJson` for a binding's resolved value: undefined when it is not lossless. */
+function answerJson(value) {
+  try {
+    return losslessJson(value)
+  } catch {
+    return undefined
+  }
+}
+
+function isLosslessAnswer(value) {
+  try {
+    return isLossless(value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The JSON array of `values` (the batch's accepted values, in the order of its calls marked
+ * ok) written one by one; a value that fails becomes a refusal: its call's mark is cleared
+ * and the message goes to its place among the rejections.
+ */
+function eachAnswerJson(values, oks, messages) {
+  const texts = []
+  let v = 0
+  let rejected = 0
+  for (let i = 0; i < oks.length; i++) {
+    if (oks[i] === 0) {
+      rejected++
+      continue
+    }
+    let text
+    try {
+      text = checkedJson(values[v++])
+    } catch {
+      text = undefined
+    }
+    if (text === undefined) {
+      oks[i] = 0
+      messages.splice(rejected++, 0, BINDING_RESOLUTION_NOT_LOSSLESS)
+    } else texts.push(text)
+  }
+  return `[${texts.join(',')}]`
 }
 
 function unreadableResult(error) {
@@ -686,21 +750,12 @@ class CodeRuntime {
     this.#stats.hostCalls += args.length
     for (let i = 0; i < args.length; i++) {
       const callId = ids[2 * i]
-      const [fn, self] = entry.functions[ids[2 * i + 1]]
-      const onValue = (value) => {
-        let json
-        try {
-          json = losslessJson(value)
-        } catch {
-          json = undefined
-        }
-        if (json === undefined) this.#answer(runId, callId, false, BINDING_RESOLUTION_NOT_LOSSLESS)
-        else this.#answer(runId, callId, true, json)
-      }
+      const target = entry.functions[ids[2 * i + 1]]
+      const onValue = (value) => this.#answer(runId, callId, true, value)
       const onReason = (reason) => this.#answer(runId, callId, false, rejectionMessage(reason))
       let result
       try {
-        result = reflectApply(fn, self, [args[i]])
+        result = reflectApply(target[0], target[1], [args[i]])
       } catch (error) {
         onReason(error)
         continue
@@ -714,15 +769,18 @@ class CodeRuntime {
    * Answers wait here, per run, until the current microtasks have run; then one crossing
    * per run settles them all. (A resolved promise's `then` schedules the flush: Node's
    * `queueMicrotask` creates an async resource per call, a measurable share of a call.)
+   * An answer is the resolved value or the rejection message; values are checked and
+   * written as JSON at the flush, all of a batch's with one JSON.stringify (each call of
+   * which allocates outside the JavaScript heap).
    */
   #outgoing = new Map()
   #flushScheduled = false
-  #answer(runId, callId, ok, text) {
+  #answer(runId, callId, ok, answer) {
     // A resolution that arrives after the run settled is dropped.
     if (!this.#runs.has(runId)) return
     let batch = this.#outgoing.get(runId)
     if (batch === undefined) {
-      batch = { ids: [], oks: [], values: [], messages: [] }
+      batch = { ids: [], oks: [], answers: [] }
       this.#outgoing.set(runId, batch)
       if (!this.#flushScheduled) {
         this.#flushScheduled = true
@@ -731,8 +789,7 @@ class CodeRuntime {
     }
     batch.ids.push(callId)
     batch.oks.push(ok ? 1 : 0)
-    if (ok) batch.values.push(text)
-    else batch.messages.push(text)
+    batch.answers.push(answer)
   }
 
   #flush = () => {
@@ -760,21 +817,37 @@ class CodeRuntime {
   }
 
   #settleBatch(runId, batch, wait) {
-    if (batch.ids.length === 1) {
-      const ok = batch.oks[0] === 1
-      const text = ok ? batch.values[0] : batch.messages[0]
-      return native.settleCall(this.#engineId, runId, batch.ids[0], ok, text, wait)
+    const { ids, oks, answers } = batch
+    if (ids.length === 1) {
+      let ok = oks[0] === 1
+      let text = answers[0]
+      if (ok) {
+        text = answerJson(text)
+        if (text === undefined) {
+          ok = false
+          text = BINDING_RESOLUTION_NOT_LOSSLESS
+        }
+      }
+      return native.settleCall(this.#engineId, runId, ids[0], ok, text, wait)
     }
-    const values = batch.values.length === 0 ? '[]' : `[${batch.values.join(',')}]`
-    return native.settleCalls(
-      this.#engineId,
-      runId,
-      Uint32Array.from(batch.ids),
-      Uint8Array.from(batch.oks),
-      values,
-      batch.messages,
-      wait,
-    )
+    const values = []
+    const messages = []
+    for (let i = 0; i < ids.length; i++) {
+      if (oks[i] === 1 && isLosslessAnswer(answers[i])) values.push(answers[i])
+      else {
+        messages.push(oks[i] === 1 ? BINDING_RESOLUTION_NOT_LOSSLESS : answers[i])
+        oks[i] = 0
+      }
+    }
+    let text
+    try {
+      text = checkedJson(values)
+    } catch {
+      text = undefined
+    }
+    // Unwritable as a whole (a toJSON getter that throws): each value alone, or refused.
+    if (text === undefined) text = eachAnswerJson(values, oks, messages)
+    return native.settleCalls(this.#engineId, runId, Uint32Array.from(ids), Uint8Array.from(oks), text, messages, wait)
   }
 
   /**

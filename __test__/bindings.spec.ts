@@ -424,6 +424,105 @@ describe('many calls and late answers', () => {
   })
 })
 
+describe('answers settled together', () => {
+  const cycle: any = { a: 1 }
+  cycle.self = cycle
+  let deep: any = 'leaf'
+  for (let i = 0; i < 10_000; i++) deep = i % 2 ? [deep] : { k: deep }
+  // Each call's answer, by index: values, refusals and rejections mixed.
+  const answers: Array<() => unknown> = [
+    () => 0,
+    () => ({ a: [1, 'two', null] }),
+    () => {
+      throw new Error('first rejection')
+    },
+    () => () => 1,
+    () => cycle,
+    () => deep,
+    () => {
+      throw new Error('second rejection')
+    },
+    () => ({
+      get x() {
+        return 1
+      },
+    }),
+    () => 'last',
+  ]
+  /** Answers every call at once, once all have arrived: one batch of answers. */
+  const at = (): CodeBindingFunction => {
+    const waiting: Array<() => void> = []
+    return (i) =>
+      new Promise((resolve, reject) => {
+        waiting.push(() => {
+          try {
+            resolve(answers[i as number]() as any)
+          } catch (e) {
+            reject(e)
+          }
+        })
+        if (waiting.length === answers.length) for (const w of waiting.splice(0)) w()
+      })
+  }
+  const program = `
+    const rs = await Promise.allSettled(Array.from({ length: ${answers.length} }, (_, i) => tools.at(i)))
+    return rs.map((r) => {
+      if (r.status === 'rejected') return 'rejected: ' + r.reason.message
+      let v = r.value, d = 0
+      while (typeof v === 'object' && v !== null && ('k' in v || Array.isArray(v) && v.length === 1)) { v = Array.isArray(v) ? v[0] : v.k; d++ }
+      return v === 'leaf' ? 'depth ' + d : r.value
+    })`
+  const expected = [
+    0,
+    { a: [1, 'two', null] },
+    'rejected: first rejection',
+    `rejected: ${RESOLUTION_NOT_LOSSLESS}`,
+    `rejected: ${RESOLUTION_NOT_LOSSLESS}`,
+    'depth 10000',
+    'rejected: second rejection',
+    `rejected: ${RESOLUTION_NOT_LOSSLESS}`,
+    'last',
+  ]
+
+  test('each answer is refused, rejected or written on its own, in call order', async () => {
+    const r = await run(program, tools({ at: at() }))
+    expect(r).toEqual({ logs: [], value: expected })
+  })
+
+  test('the same with a toJSON on the host prototypes, which is never called', async () => {
+    const proto = Object.prototype as { toJSON?: () => string }
+    const arrayProto = Array.prototype as { toJSON?: () => string }
+    proto.toJSON = () => 'hijacked'
+    arrayProto.toJSON = () => 'hijacked'
+    try {
+      const r = await run(program, tools({ at: at() }))
+      expect(r).toEqual({ logs: [], value: expected })
+    } finally {
+      delete proto.toJSON
+      delete arrayProto.toJSON
+    }
+  })
+
+  test('a host toJSON getter that throws refuses every value, and the rejections keep their places', async () => {
+    Object.defineProperty(Object.prototype, 'toJSON', {
+      get() {
+        throw new Error('toJSON getter')
+      },
+      configurable: true,
+    })
+    let r
+    try {
+      r = await run(program, tools({ at: at() }))
+    } finally {
+      delete (Object.prototype as { toJSON?: unknown }).toJSON
+    }
+    expect(r).toEqual({
+      logs: [],
+      value: expected.map((e) => (typeof e === 'string' && e.startsWith('rejected: ') ? e : `rejected: ${RESOLUTION_NOT_LOSSLESS}`)),
+    })
+  })
+})
+
 describe('several namespaces', () => {
   test('namespaces coexist, route to their own functions and each gets its own error class', async () => {
     const r = await run(

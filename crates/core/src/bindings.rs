@@ -2,13 +2,15 @@
 //! injected error class per declared `errorClass`, and the table of calls in flight.
 //!
 //! A call checks its one argument with the JSON bridge (no program code runs; a Proxy, a
-//! getter or a cycle is refused before the host hears of it), registers the promise's
-//! resolvers under a fresh call id, and hands the JSON text to the [`Host`]. The host's
-//! answer arrives later as an event; [`settle`] resolves the program's promise with a value
-//! parsed by the engine's own `JSON.parse` (intrinsic, so a program that replaced
-//! `JSON.parse` or `Object` changes nothing), or rejects it with an error built from the
-//! intrinsic `Error` or the injected class. Each call settles once: its table entry is
-//! taken on the first answer, and answers for unknown ids are dropped.
+//! getter or a cycle is refused before the host hears of it), registers its promise (a
+//! pending one with no resolving functions, `raw::pending_promise`) under a fresh call id,
+//! and hands the JSON text to the [`Host`]. The host's answer arrives later as an event;
+//! [`settle`] fulfills the program's promise with a value parsed by the engine's own
+//! `JSON.parse` (intrinsic, so a program that replaced `JSON.parse` or `Object` changes
+//! nothing), or rejects it with an error built from the intrinsic `Error` or the injected
+//! class. The value is taken as is: nothing of it is read, so an `Object.prototype.then`
+//! the program defined does not make it a thenable. Each call settles once: its table entry
+//! is taken on the first answer, and answers for unknown ids are dropped.
 
 use crate::bridge::{self, Refusal};
 use crate::raw::{self, Owned};
@@ -16,6 +18,7 @@ use crate::run::RunShared;
 use crate::{messages, HostCall};
 use rquickjs::{qjs, Constructor, Ctx, Function, Object, Persistent, Value};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 /// One namespace as the engine receives it (validated by the caller).
@@ -32,9 +35,35 @@ pub struct ErrorClassSpec {
   pub member_name_property: String,
 }
 
+/// A call in flight: its promise and the function's index.
+type PendingCall = (Persistent<Value<'static>>, u32);
+
+/// Call ids are sequential, so the table's hash keeps the id in its low bits, which place
+/// the entry: calls made together sit together, and settling thousands of them walks the
+/// table in order instead of missing the cache on each. The top seven bits, which the table
+/// compares before a key, are mixed from the id.
+#[derive(Default)]
+struct CallIdHasher(u64);
+
+impl Hasher for CallIdHasher {
+  fn finish(&self) -> u64 {
+    self.0
+  }
+  fn write(&mut self, bytes: &[u8]) {
+    for &b in bytes {
+      self.0 = (self.0 << 8) | u64::from(b);
+    }
+    self.write_u64(self.0);
+  }
+  fn write_u32(&mut self, n: u32) {
+    self.write_u64(u64::from(n));
+  }
+  fn write_u64(&mut self, n: u64) {
+    self.0 = n ^ (n.wrapping_mul(0x9E37_79B9_7F4A_7C15) & 0xFE00_0000_0000_0000);
+  }
+}
+
 /// JS handles the bindings keep between slices. Cleared before the context is dropped.
-/// A call in flight: its promise's resolve and reject functions and the function's index.
-type PendingCall = (Persistent<Function<'static>>, Persistent<Function<'static>>, u32);
 
 #[derive(Default)]
 pub struct BindingHandles {
@@ -42,9 +71,8 @@ pub struct BindingHandles {
   error: Option<Persistent<Constructor<'static>>>,
   /// Per namespace: its injected error class, if declared.
   classes: Vec<Option<Persistent<Constructor<'static>>>>,
-  /// Call id → (resolve, reject, function index). Ids are ours (sequential), so they are
-  /// hashed with one multiply.
-  calls: HashMap<u32, PendingCall, std::hash::BuildHasherDefault<crate::bridge::IdHasher>>,
+  /// Call id → (promise, function index).
+  calls: HashMap<u32, PendingCall, BuildHasherDefault<CallIdHasher>>,
   next_call: u32,
 }
 
@@ -214,7 +242,7 @@ fn call<'js>(
   index: u32,
   args: &[Value<'js>],
 ) -> rquickjs::Result<Value<'js>> {
-  let (promise, resolve, reject) = ctx.promise()?;
+  let promise = raw::pending_promise(ctx)?;
   let json = match args {
     [arg] => bridge::to_json(
       ctx.as_raw().as_ptr(),
@@ -229,21 +257,21 @@ fn call<'js>(
     Ok(Some(json)) => json,
     Ok(None) | Err(Refusal::NotLossless) | Err(Refusal::TooLarge) => {
       let e = make_error(ctx, shared, index, messages::BINDING_ARGS_NOT_LOSSLESS)?;
-      reject.call::<_, ()>((e,))?;
-      return Ok(promise.into_value());
+      raw::settle_promise(ctx, &promise, &e, true);
+      return Ok(promise);
     }
     // The run is being stopped; the promise never settles and the run ends from its cause.
-    Err(Refusal::Stopped) => return Ok(promise.into_value()),
+    Err(Refusal::Stopped) => return Ok(promise),
   };
   let id = {
     let mut h = shared.bindings.borrow_mut();
     h.next_call = h.next_call.wrapping_add(1);
     let id = h.next_call;
-    h.calls.insert(id, (Persistent::save(ctx, resolve), Persistent::save(ctx, reject), index));
+    h.calls.insert(id, (Persistent::save(ctx, promise.clone()), index));
     id
   };
   shared.outbox.push(HostCall { call: id, function: index, args_json: json });
-  Ok(promise.into_value())
+  Ok(promise)
 }
 
 /// The error a rejected call of function `index` rejects with.
@@ -330,73 +358,19 @@ fn settle_value<'js>(
   id: u32,
   outcome: Result<Value<'js>, String>,
 ) {
-  let Some((resolve, reject, index)) = shared.bindings.borrow_mut().calls.remove(&id) else {
+  let Some((promise, index)) = shared.bindings.borrow_mut().calls.remove(&id) else {
     return;
   };
-  let (Ok(resolve), Ok(reject)) = (resolve.restore(ctx), reject.restore(ctx)) else {
+  let Ok(promise) = promise.restore(ctx) else {
     return;
   };
-  let result = match outcome {
-    Ok(v) => resolve_plainly(ctx, &resolve, v),
-    Err(message) => {
-      make_error(ctx, shared, index, &message).and_then(|e| reject.call::<_, ()>((e,)))
-    }
-  };
-  if result.is_err() {
-    raw::clear_exception(ctx.as_raw().as_ptr());
+  match outcome {
+    Ok(value) => raw::settle_promise(ctx, &promise, &value, false),
+    Err(message) => match make_error(ctx, shared, index, &message) {
+      Ok(error) => raw::settle_promise(ctx, &promise, &error, true),
+      Err(_) => raw::clear_exception(ctx.as_raw().as_ptr()),
+    },
   }
-}
-
-/// The engine's own `JSON.parse` (never the program's global).
-/// Resolves the program's promise with `value` as a plain value. A resolve function adopts
-/// thenables by reading `value.then`, which reaches `Object.prototype.then` if the program
-/// defined one; so for the duration of the call `value` gets an own `then: undefined`
-/// (defined, not assigned: no setter runs), removed again right after.
-fn resolve_plainly<'js>(
-  ctx: &Ctx<'js>,
-  resolve: &Function<'js>,
-  value: Value<'js>,
-) -> rquickjs::Result<()> {
-  let c = ctx.as_raw().as_ptr();
-  let then = raw::Atom::new(c, c"then");
-  let shield = raw::is_object(value.as_raw()) && may_inherit(c, value.as_raw(), then.atom);
-  if shield {
-    // SAFETY: defining an own data property on a fresh object the engine's JSON.parse made.
-    unsafe {
-      let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-      qjs::JS_DefinePropertyValue(
-        c,
-        value.as_raw(),
-        then.atom,
-        undefined,
-        qjs::JS_PROP_CONFIGURABLE as i32,
-      );
-    }
-  }
-  let result = resolve.call::<_, ()>((value.clone(),));
-  if shield {
-    // SAFETY: deleting the own configurable property we just defined.
-    unsafe { qjs::JS_DeleteProperty(c, value.as_raw(), then.atom, 0) };
-  }
-  result
-}
-
-/// Whether `obj` (a fresh object from the engine's `JSON.parse`, with no own `atom`) might
-/// inherit `atom`: some object on its prototype chain has it, or the chain holds a Proxy or
-/// is too long to walk cheaply. Reads shapes only; runs no program code. Programs seldom
-/// give `Object.prototype` a `then`, and the answer lets most resolutions skip the shield.
-fn may_inherit(c: *mut qjs::JSContext, obj: qjs::JSValue, atom: qjs::JSAtom) -> bool {
-  let mut current = raw::proto(c, obj);
-  for _ in 0..32 {
-    if !raw::is_object(current.v) {
-      return false;
-    }
-    if raw::is_proxy(current.v) || raw::own_property(c, current.v, atom).is_some() {
-      return true;
-    }
-    current = raw::proto(c, current.v);
-  }
-  true
 }
 
 /// JSON text → engine value with the engine's own `JSON.parse` (never the program's global).

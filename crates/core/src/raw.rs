@@ -8,9 +8,10 @@
 //! All functions take a raw context and borrowed (not owned) values; every value they
 //! return is owned by the caller and released by [`Owned`]'s `Drop`, except the result
 //! walk's direct reads (`dense_array_element`, `object_slot_value`), which lend values the
-//! caller's object holds.
+//! caller's object holds. The binding calls' promises (`pending_promise`, `settle_promise`)
+//! are rquickjs values: they live in the call table between slices.
 
-use rquickjs::qjs;
+use rquickjs::{qjs, Ctx, Value};
 use std::ffi::c_void;
 
 /// An owned engine value, freed on drop.
@@ -61,6 +62,37 @@ extern "C" {
   ) -> std::ffi::c_int;
   fn JS_GetObjectSlotValue(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
   fn JS_GetLatin1String(v: qjs::JSValue, len: *mut u32) -> *const u8;
+  fn JS_NewPendingPromise(ctx: *mut qjs::JSContext) -> qjs::JSValue;
+  fn JS_SettlePromise(
+    ctx: *mut qjs::JSContext,
+    promise: qjs::JSValue,
+    value: qjs::JSValue,
+    is_reject: bool,
+  ) -> bool;
+}
+
+/// A pending promise with no resolving functions; [`settle_promise`] settles it.
+pub(crate) fn pending_promise<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+  // SAFETY: returns a new reference (or JS_EXCEPTION), which Value::from_raw takes over.
+  let v = unsafe { Value::from_raw(ctx.clone(), JS_NewPendingPromise(ctx.as_raw().as_ptr())) };
+  if tag(v.as_raw()) == qjs::JS_TAG_EXCEPTION {
+    return Err(rquickjs::Error::Exception);
+  }
+  Ok(v)
+}
+
+/// Fulfills (or rejects) a promise from [`pending_promise`] with `value` as it is: no
+/// thenable is adopted, so nothing of `value` is read and no program code runs. Reactions
+/// are queued as jobs. A promise already settled is left alone.
+pub(crate) fn settle_promise<'js>(
+  ctx: &Ctx<'js>,
+  promise: &Value<'js>,
+  value: &Value<'js>,
+  reject: bool,
+) {
+  // SAFETY: both values are live references in `ctx`; the call borrows them (it takes its
+  // own reference to `value` when it keeps it).
+  unsafe { JS_SettlePromise(ctx.as_raw().as_ptr(), promise.as_raw(), value.as_raw(), reject) };
 }
 
 // The result walk's direct reads (`bridge.rs`). Values come back borrowed: valid while the

@@ -553,6 +553,39 @@ fn a_hundred_thousand_timers_fire_in_linear_time() {
 }
 
 #[test]
+fn binding_promises_are_ordinary_promises_that_settle_once() {
+  let (tx, _rx) = mpsc::channel();
+  let (etx, erx) = mpsc::channel();
+  let e =
+    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
+  let spec = BindingSpec { global: "tools".into(), members: vec!["f".into()], error_class: None };
+  let program = "const p = tools.f(1); const q = tools.f(2); \
+     const shape = [p instanceof Promise, Object.getPrototypeOf(p) === Promise.prototype, Promise.resolve(p) === p]; \
+     const order: string[] = []; p.then(() => order.push('then')); await null; order.push('tick'); \
+     const a = await p; let b; try { await q } catch (e) { b = (e as Error).message } \
+     return [shape, a, b, order]";
+  e.start(program.into(), vec![spec], Limits::default()).unwrap();
+  let mut seen = Vec::new();
+  let json = loop {
+    match erx.recv_timeout(Duration::from_secs(30)).expect("host event") {
+      HostEvent::Call { run, call, .. } => {
+        seen.push(call);
+        if seen.len() == 2 {
+          // Every answer after a call's first is dropped, whatever it says.
+          e.settle_call(run, seen[0], Ok("\"first\"".into()));
+          e.settle_call(run, seen[0], Err("late".into()));
+          e.settle_call(run, seen[1], Err("refused".into()));
+          e.settle_call(run, seen[1], Ok("\"late\"".into()));
+          e.settle_call(run, seen[1] + 100, Ok("1".into()));
+        }
+      }
+      HostEvent::Settled(json) => break json,
+    }
+  };
+  assert_eq!(json, r#"{"logs":[],"value":[[true,true,true],"first","refused",["tick","then"]]}"#);
+}
+
+#[test]
 fn an_inherited_then_does_not_hijack_binding_results() {
   let (json, _) = run_with_tools(
     "(Object.prototype as any).then = function (res: any) { res('hijacked') }; \

@@ -55951,7 +55951,8 @@ static JSValue js_promise_new(JSContext *ctx, JSValueConst new_target,
     init_list_head(&s->promise_reactions[1]);
     s->promise_result = JS_UNDEFINED;
     JS_SetOpaqueInternal(obj, s);
-    if (js_create_resolving_functions(ctx, resolving_funcs, obj)) {
+    /* code-runtime-quickjs: no resolving functions for JS_NewPendingPromise */
+    if (resolving_funcs && js_create_resolving_functions(ctx, resolving_funcs, obj)) {
         JS_FreeValue(ctx, obj);
         return JS_EXCEPTION;
     }
@@ -65268,4 +65269,26 @@ const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen)
         return NULL;
     *plen = p->len;
     return str8(p);
+}
+
+/* code-runtime-quickjs: promises the embedder settles itself. A binding call returns a
+   pending promise made without resolving functions (two function objects and their shared
+   record fewer per call), and the embedder, which keeps the promise until the host
+   answers, fulfills or rejects it with the value as is: no `then` of the value is read (a
+   resolving function would read it to adopt a thenable, which could run program code). */
+JSValue JS_NewPendingPromise(JSContext *ctx)
+{
+    return js_promise_new(ctx, JS_UNDEFINED, NULL);
+}
+
+/* Settles a promise JS_NewPendingPromise made, if it is still pending (false otherwise). */
+bool JS_SettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value,
+                      bool is_reject)
+{
+    JSPromiseData *s = JS_GetOpaque(promise, JS_CLASS_PROMISE);
+
+    if (!s || s->promise_state != JS_PROMISE_PENDING)
+        return false;
+    fulfill_or_reject_promise(ctx, promise, value, is_reject);
+    return true;
 }
