@@ -152,6 +152,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Engine {
   pub fn new(config: EngineConfig, host: Arc<dyn Host>) -> Engine {
+    budget::configure_allocator();
     let core = config.threads.max(1);
     let engine = Engine {
       inner: Arc::new(Inner {
