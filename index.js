@@ -271,16 +271,6 @@ function checkIdentifier(name, where, what) {
 }
 
 /**
- * The JSON text of a host value when it is lossless JSON, else undefined. Iterative (a
- * 10,000-deep value is fine) and reads own property descriptors only, so no getter, `toJSON`
- * or Proxy trap runs.
- */
-function losslessJson(root) {
-  if (!isLossless(root)) return undefined
-  return checkedJson(root)
-}
-
-/**
  * The JSON text of a value `isLossless` accepted (or of an array of such values). Checked:
  * only plain data, so the engine's own JSON.stringify gives exactly that text, unless
  * something gave the prototypes a `toJSON` (then `writeLosslessJson` writes it).
@@ -435,15 +425,20 @@ function writeLosslessJson(root) {
   return out
 }
 
-/** `losslessJson` for a binding's resolved value: undefined when it is not lossless. */
+/**
+ * The JSON text of a binding's resolved value when it is lossless JSON, else undefined (also
+ * when reading it throws). Iterative (a 10,000-deep value is fine) and reads own property
+ * descriptors only, so no getter, `toJSON` or Proxy trap runs.
+ */
 function answerJson(value) {
   try {
-    return losslessJson(value)
+    return isLossless(value) ? checkedJson(value) : undefined
   } catch {
     return undefined
   }
 }
 
+/** `isLossless` for a binding's resolved value: false also when reading it throws. */
 function isLosslessAnswer(value) {
   try {
     return isLossless(value)

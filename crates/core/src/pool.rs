@@ -140,8 +140,6 @@ struct State {
   threads: usize,
   /// Workers asleep (chosen or not).
   idle: usize,
-  /// Of those, how many `submit` has chosen and not yet woken: each will take a job.
-  woken: usize,
   /// The sleepers no `submit` has chosen yet, the most recently idle last. A job wakes the
   /// last: a shared condition variable wakes the one asleep longest, so after a quiet spell
   /// runs went round every thread in turn, each time to memory its allocator had handed
@@ -155,6 +153,11 @@ struct State {
 }
 
 impl State {
+  /// Sleepers `submit` has chosen and that are not yet awake: each will take a job.
+  fn woken(&self) -> usize {
+    self.idle.saturating_sub(self.sleepers.len())
+  }
+
   /// Threads started that have not yet reached the queue (not running, idle or spinning).
   fn starting(&self) -> usize {
     self.threads.saturating_sub(self.running.len() + self.idle + usize::from(self.spinning))
@@ -192,7 +195,6 @@ impl Pool {
         queue: VecDeque::new(),
         threads: 0,
         idle: 0,
-        woken: 0,
         sleepers: Vec::new(),
         spinning: false,
         running: Vec::new(),
@@ -224,12 +226,11 @@ impl Pool {
     // sleeping worker, a new core thread, or the supervisor, which would otherwise sleep
     // through a backlog that formed behind a spinning worker (queued hot loops then waited
     // for the next unrelated submit: tens of milliseconds).
-    let on_their_way = usize::from(st.spinning) + st.woken + st.starting();
+    let on_their_way = usize::from(st.spinning) + st.woken() + st.starting();
     if st.queue.len() <= on_their_way {
       return;
     }
     if let Some(sleeper) = st.sleepers.pop() {
-      st.woken += 1;
       sleeper.chosen.store(true, Ordering::Relaxed);
       sleeper.wake.notify_one();
     } else if st.threads < self.inner.core {
@@ -310,10 +311,10 @@ impl Pool {
         }
       }
       st.idle -= 1;
-      if sleeper.chosen.load(Ordering::Relaxed) {
-        st.woken -= 1;
-      } else if let Some(i) = st.sleepers.iter().position(|s| Arc::ptr_eq(s, &sleeper)) {
-        st.sleepers.remove(i);
+      if !sleeper.chosen.load(Ordering::Relaxed) {
+        if let Some(i) = st.sleepers.iter().position(|s| Arc::ptr_eq(s, &sleeper)) {
+          st.sleepers.remove(i);
+        }
       }
       if timed_out && st.queue.is_empty() && st.threads > self.inner.core {
         break;

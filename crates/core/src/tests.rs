@@ -36,10 +36,7 @@ fn run_with_tools(
   error_class: Option<(&str, &str)>,
   answer: impl Fn(u32, &str) -> Result<String, String>,
 ) -> (String, Vec<(u32, String)>) {
-  let (tx, _rx) = mpsc::channel();
-  let (etx, erx) = mpsc::channel();
-  let e =
-    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
+  let (e, erx) = engine_with_events();
   let spec = BindingSpec {
     global: "tools".into(),
     members: members.iter().map(|m| m.to_string()).collect(),
@@ -58,6 +55,14 @@ fn run_with_tools(
       HostEvent::Settled(json) => return (json, calls),
     }
   }
+}
+
+/// An engine whose host reports every call and result as a [`HostEvent`].
+fn engine_with_events() -> (Engine, mpsc::Receiver<HostEvent>) {
+  let (tx, _) = mpsc::channel();
+  let (etx, erx) = mpsc::channel();
+  let host = Arc::new(Collect(Mutex::new(tx), Mutex::new(etx)));
+  (Engine::new(EngineConfig { threads: 2 }, host), erx)
 }
 
 fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
@@ -554,10 +559,7 @@ fn a_hundred_thousand_timers_fire_in_linear_time() {
 
 #[test]
 fn binding_promises_are_ordinary_promises_that_settle_once() {
-  let (tx, _rx) = mpsc::channel();
-  let (etx, erx) = mpsc::channel();
-  let e =
-    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
+  let (e, erx) = engine_with_events();
   let spec = BindingSpec { global: "tools".into(), members: vec!["f".into()], error_class: None };
   let program = "const p = tools.f(1); const q = tools.f(2); \
      const shape = [p instanceof Promise, Object.getPrototypeOf(p) === Promise.prototype, Promise.resolve(p) === p]; \
@@ -751,10 +753,7 @@ fn call_sites_are_read_as_quickjs_writes_them() {
 /// tables grown by half, ~87 KiB with every arena 1 KiB (vendor/README.md).
 #[test]
 fn a_parked_run_fits_in_85_kib() {
-  let (tx, _rx) = mpsc::channel();
-  let (etx, erx) = mpsc::channel();
-  let e =
-    Engine::new(EngineConfig { threads: 2 }, Arc::new(Collect(Mutex::new(tx), Mutex::new(etx))));
+  let (e, erx) = engine_with_events();
   let spec = BindingSpec { global: "tools".into(), members: vec!["a".into()], error_class: None };
   let limits = Limits { max_heap_mb: 85.0 / 1024.0, ..Limits::default() };
   e.start("const r = await tools.a({}); return r + 1".into(), vec![spec], limits).unwrap();
