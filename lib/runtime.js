@@ -1,0 +1,432 @@
+'use strict'
+// `CodeRuntime`: runs over the native engine. It starts runs (and sessions' runs), keeps the
+// Node process alive exactly while one is in flight (the native side only holds weak
+// handles), adds and always removes AbortSignal listeners, dispatches the engine's events
+// (settled runs, live logs, binding calls), answers calls in batches, and keeps the metrics.
+
+const native = require('./loader.js')
+const { types } = require('node:util')
+const { MAX_WALL_MS, SESSION_KEYS, describeError, validateConfig, validateRequest } = require('./validation.js')
+const { BINDING_RESOLUTION_NOT_LOSSLESS, answerJson, checkedJson, eachAnswerJson, isLosslessAnswer } = require('./lossless.js')
+const { CodeSession, SESSION_TOKEN, ABANDON, RUNTIME_DISPOSED, SESSION_GONE, asyncDispose } = require('./session.js')
+
+const { NativeEngine, resultWithoutRunning } = native
+const { parse: jsonParse } = JSON
+const { apply: reflectApply } = Reflect
+const EVENT_SETTLED = 0
+const EVENT_LOGS = 2
+/** Runs whose latency `metrics()` summarises. */
+const LATENCY_WINDOW = 1024
+const RESOLVED = Promise.resolve()
+const POLL_AFTER_ANSWER_MS = 0.05
+// After answering a run, how long the main thread waits (spinning) for the run's next call
+// before leaving it to wake the event loop, and how long such a chain of direct hand-offs may
+// keep the event loop from turning.
+const WAIT_FOR_NEXT_CALL_MICROS = 30
+const MAX_CHAIN_MS = 1
+const UNPRINTABLE_REJECTION = 'binding rejected with a reason that cannot be converted to a string'
+
+function unreadableResult(error) {
+  return { logs: [], error: { kind: 'worker-exit', message: `the result could not be read: ${error}` } }
+}
+
+function rejectionMessage(reason) {
+  try {
+    if (reason instanceof Error || types.isNativeError(reason)) return String(reason.message)
+    return String(reason)
+  } catch {
+    return UNPRINTABLE_REJECTION
+  }
+}
+
+function abortMessage(signal) {
+  try {
+    return String(signal.reason)
+  } catch {
+    return 'the run was aborted (its abort reason could not be converted to a string)'
+  }
+}
+
+class CodeRuntime {
+  #config
+  #engine
+  #engineId
+  #runs = new Map()
+  #keepAlive = null
+  #disposed = false
+  #disposing = null
+  #stats = {
+    started: 0,
+    settled: { ok: 0, exception: 0, timeout: 0, abort: 0, 'worker-exit': 0, 'invalid-output': 0, 'output-limit': 0 },
+    hostCalls: 0,
+    /** Latencies (ms) of the last LATENCY_WINDOW runs, a ring. */
+    latencies: new Float64Array(LATENCY_WINDOW),
+    latencyCount: 0,
+  }
+
+  /** @param {import('../index').CodeRuntimeConfig} [config] */
+  constructor(config) {
+    this.#config = validateConfig(config)
+    this.#engine = new NativeEngine(this.#config.threads, (events) => this.#dispatch(events))
+    this.#engineId = this.#engine.id
+  }
+
+  get language() {
+    return 'typescript'
+  }
+
+  get isolation() {
+    return 'quickjs'
+  }
+
+  run(request) {
+    return new Promise((resolve) => {
+      if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
+      const validated = validateRequest(request)
+      const config = this.#config
+      this.#launch(validated, config, resolve, (specs) =>
+        native.start(
+          this.#engineId,
+          validated.program,
+          specs,
+          config.computeMs,
+          config.maxWallMs,
+          config.maxOutputBytes,
+          config.maxHeapMb,
+          validated.onLog !== undefined,
+        ),
+      )
+    })
+  }
+
+  /**
+   * Opens a persistent session (see index.d.ts). `options` may narrow or widen the runtime's
+   * budgets for the session's runs (`maxHeapMb` applies to the session as a whole).
+   */
+  openSession(options) {
+    if (this.#disposed) throw new Error('CodeRuntime.openSession() called after disposal')
+    const config = validateConfig(options, 'CodeRuntime.openSession() options', SESSION_KEYS, this.#config)
+    const sessionId = native.openSession(this.#engineId, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
+    const launch = (validated, resolve) =>
+      this.#launch(validated, config, resolve, (specs) =>
+        native.startInSession(this.#engineId, sessionId, validated.program, specs, validated.onLog !== undefined),
+      )
+    const close = (session, reason) => {
+      this.#sessions.delete(session)
+      try {
+        native.closeSession(this.#engineId, sessionId, reason)
+      } catch {}
+    }
+    const session = new CodeSession(SESSION_TOKEN, launch, close)
+    this.#sessions.add(session)
+    return session
+  }
+
+  #sessions = new Set()
+
+  /**
+   * Starts a validated request with `start(specs)` (which returns the run's id, or -1 when a
+   * session is gone) and settles it through `resolve`.
+   */
+  #launch(validated, config, resolve, start) {
+    const { namespaces, signal, onLog } = validated
+    if (signal?.aborted) {
+      const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
+      this.#stats.started++
+      this.#count(result, 0)
+      resolve(result)
+      return
+    }
+    const functions = []
+    const specs = namespaces.map((ns) => {
+      for (const [, fn] of ns.members) functions.push([fn, ns.functions])
+      return {
+        global: ns.global,
+        members: ns.members.map(([name]) => name),
+        errorClassName: ns.errorClass?.name,
+        memberNameProperty: ns.errorClass?.memberNameProperty,
+      }
+    })
+    const id = start(specs)
+    this.#stats.started++
+    if (id === -1) {
+      const result = { logs: [], error: { kind: 'worker-exit', message: SESSION_GONE } }
+      this.#count(result, 0)
+      resolve(result)
+      return
+    }
+    const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false, startedAt: performance.now() }
+    if (signal) {
+      entry.onAbort = () => {
+        try {
+          native.abort(this.#engineId, id, abortMessage(signal))
+        } catch (error) {
+          this.#engineFailed(id, error)
+        }
+      }
+      signal.addEventListener('abort', entry.onAbort, { once: true })
+    }
+    this.#runs.set(id, entry)
+    if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
+  }
+
+  /**
+   * Events from the engine, each the JSON text `[0, runId, result]` (the run settled) or
+   * `[1, runId, [[callId, functionIndex, …], [argument, …]]]` (the program called bindings).
+   */
+  #dispatch(events) {
+    for (let i = 0; i < events.length; i++) {
+      let event
+      try {
+        event = jsonParse(events[i])
+      } catch (error) {
+        const header = /^\[0,(\d+),/.exec(events[i])
+        if (header !== null) this.#settled(Number(header[1]), unreadableResult(error))
+        continue
+      }
+      if (event[0] === EVENT_SETTLED) this.#settled(event[1], event[2])
+      else if (event[0] === EVENT_LOGS) this.#liveLogs(event[1], event[2])
+      else this.#calls(event[1], event[2])
+    }
+  }
+
+  /** Hands live log entries to the run's `onLog`; a throwing `onLog` is reported once. */
+  #liveLogs(runId, entries) {
+    const entry = this.#runs.get(runId)
+    if (!entry || entry.onLog === undefined) return
+    for (let i = 0; i < entries.length; i++) {
+      try {
+        reflectApply(entry.onLog, undefined, [entries[i]])
+      } catch (error) {
+        if (entry.onLogFailed) continue
+        entry.onLogFailed = true
+        process.emitWarning(`CodeRuntime.run() request.onLog threw; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`, {
+          code: 'CODE_RUNTIME_ONLOG_THREW',
+        })
+      }
+    }
+  }
+
+  #calls(runId, parsed) {
+    const entry = this.#runs.get(runId)
+    if (!entry) return
+    const ids = parsed[0]
+    const args = parsed[1]
+    this.#stats.hostCalls += args.length
+    for (let i = 0; i < args.length; i++) {
+      const callId = ids[2 * i]
+      const target = entry.functions[ids[2 * i + 1]]
+      const onValue = (value) => this.#answer(runId, callId, true, value)
+      const onReason = (reason) => this.#answer(runId, callId, false, rejectionMessage(reason))
+      let result
+      try {
+        result = reflectApply(target[0], target[1], [args[i]])
+      } catch (error) {
+        onReason(error)
+        continue
+      }
+      if (result instanceof Promise) result.then(onValue, onReason)
+      else Promise.resolve(result).then(onValue, onReason)
+    }
+  }
+
+  /**
+   * Answers wait here, per run, until the current microtasks have run; then one crossing
+   * per run settles them all. (A resolved promise's `then` schedules the flush: Node's
+   * `queueMicrotask` creates an async resource per call, a measurable share of a call.)
+   * An answer is the resolved value or the rejection message; values are checked and
+   * written as JSON at the flush, all of a batch's with one JSON.stringify (each call of
+   * which allocates outside the JavaScript heap).
+   */
+  #outgoing = new Map()
+  #flushScheduled = false
+  #answer(runId, callId, ok, answer) {
+    // A resolution that arrives after the run settled is dropped.
+    if (!this.#runs.has(runId)) return
+    let batch = this.#outgoing.get(runId)
+    if (batch === undefined) {
+      batch = { ids: [], oks: [], answers: [] }
+      this.#outgoing.set(runId, batch)
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true
+        RESOLVED.then(this.#flush)
+      }
+    }
+    batch.ids.push(callId)
+    batch.oks.push(ok ? 1 : 0)
+    batch.answers.push(answer)
+  }
+
+  #flush = () => {
+    this.#flushScheduled = false
+    const batches = this.#outgoing
+    this.#outgoing = new Map()
+    let left = batches.size
+    let events
+    for (const [runId, batch] of batches) {
+      left--
+      if (!this.#runs.has(runId)) continue
+      // Only the last answer of the turn may wait for what comes back.
+      const wait = left === 0 ? this.#waitMicros() : 0
+      try {
+        events = this.#settleBatch(runId, batch, wait)
+      } catch (error) {
+        this.#engineFailed(runId, error)
+        events = undefined
+        continue
+      }
+      if (wait !== 0) this.#lastWaitPaid = events != null
+    }
+    if (events != null) this.#dispatch(events)
+    else this.#pollBriefly()
+  }
+
+  #settleBatch(runId, batch, wait) {
+    const { ids, oks, answers } = batch
+    if (ids.length === 1) {
+      let ok = oks[0] === 1
+      let text = answers[0]
+      if (ok) {
+        text = answerJson(text)
+        if (text === undefined) {
+          ok = false
+          text = BINDING_RESOLUTION_NOT_LOSSLESS
+        }
+      }
+      return native.settleCall(this.#engineId, runId, ids[0], ok, text, wait)
+    }
+    const values = []
+    const messages = []
+    for (let i = 0; i < ids.length; i++) {
+      if (oks[i] === 1 && isLosslessAnswer(answers[i])) values.push(answers[i])
+      else {
+        messages.push(oks[i] === 1 ? BINDING_RESOLUTION_NOT_LOSSLESS : answers[i])
+        oks[i] = 0
+      }
+    }
+    let text
+    try {
+      text = checkedJson(values)
+    } catch {
+      text = undefined
+    }
+    // Unwritable as a whole (a toJSON getter that throws): each value alone, or refused.
+    if (text === undefined) text = eachAnswerJson(values, oks, messages)
+    return native.settleCalls(this.#engineId, runId, Uint32Array.from(ids), Uint8Array.from(oks), text, messages, wait)
+  }
+
+  /**
+   * A call into the engine for run `id` threw (a Rust panic caught at the Node-API edge):
+   * the run ends as `worker-exit` now, and the engine is told to drop it.
+   */
+  #engineFailed(id, error) {
+    try {
+      native.abort(this.#engineId, id, 'engine failure')
+    } catch {}
+    const detail = error instanceof Error ? error.message : String(error)
+    this.#settled(id, {
+      logs: [],
+      error: { kind: 'worker-exit', message: `the engine failed unexpectedly and the run was stopped: ${detail}` },
+    })
+  }
+
+  #lastWaitPaid = true
+  #unpaidWaits = 0
+  #chainStart = 0
+  #endChain = () => {
+    this.#chainStart = 0
+  }
+  /**
+   * How long `settleCall` should wait for the engine's next event. Worth it while waits keep
+   * paying off (a run calling in a loop); after one that did not, only every eighth answer
+   * tries again. A chain of direct hand-offs runs inside one event-loop turn, so it is cut
+   * after MAX_CHAIN_MS to let timers and I/O in.
+   */
+  #waitMicros() {
+    if (!this.#lastWaitPaid && (++this.#unpaidWaits & 7) !== 0) return 0
+    const now = performance.now()
+    if (this.#chainStart === 0) {
+      this.#chainStart = now
+      setImmediate(this.#endChain)
+    } else if (now - this.#chainStart > MAX_CHAIN_MS) {
+      return 0
+    }
+    return WAIT_FOR_NEXT_CALL_MICROS
+  }
+
+  #pollUntil = 0
+  /**
+   * A run answered by the host usually calls again within microseconds. Keeping the event
+   * loop polling (without sleeping) for a moment lets that next call in without the cost of
+   * waking an idle thread, which dominates a sequential call's latency.
+   */
+  #pollBriefly() {
+    const polling = this.#pollUntil !== 0
+    this.#pollUntil = performance.now() + POLL_AFTER_ANSWER_MS
+    if (polling) return
+    const poll = () => {
+      if (performance.now() < this.#pollUntil && this.#runs.size > 0) setImmediate(poll)
+      else this.#pollUntil = 0
+    }
+    setImmediate(poll)
+  }
+
+  #settled(id, result) {
+    const entry = this.#runs.get(id)
+    if (!entry) return
+    this.#runs.delete(id)
+    if (entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort)
+    if (this.#runs.size === 0 && this.#keepAlive !== null) {
+      clearInterval(this.#keepAlive)
+      this.#keepAlive = null
+    }
+    this.#count(result, performance.now() - entry.startedAt)
+    entry.resolve(result)
+  }
+
+  #count(result, latencyMs) {
+    const stats = this.#stats
+    const kind = result.error === undefined ? 'ok' : result.error.kind
+    if (kind in stats.settled) stats.settled[kind]++
+    stats.latencies[stats.latencyCount % LATENCY_WINDOW] = latencyMs
+    stats.latencyCount++
+  }
+
+  metrics() {
+    const stats = this.#stats
+    const [threads, ready, queued, , cpuMs] = this.#engine.metrics()
+    const n = Math.min(stats.latencyCount, LATENCY_WINDOW)
+    const recent = stats.latencies.slice(0, n).sort()
+    const percentile = (p) => (n === 0 ? null : recent[Math.min(n - 1, Math.ceil((p / 100) * n) - 1)])
+    return {
+      runs: { started: stats.started, inFlight: this.#runs.size, settled: { ...stats.settled } },
+      sessions: { open: this.#sessionsOpen() },
+      threads: { total: threads, ready, busy: threads - ready, queuedSlices: queued },
+      hostCalls: stats.hostCalls,
+      cpuMs,
+      latencyMs: { p50: percentile(50), p99: percentile(99), window: n },
+    }
+  }
+
+  #sessionsOpen() {
+    return this.#sessions.size
+  }
+
+  dispose() {
+    for (const session of this.#sessions) session[ABANDON](RUNTIME_DISPOSED)
+    this.#sessions.clear()
+    this.#disposed = true
+    if (this.#disposing === null) {
+      this.#disposing = new Promise((resolve) => this.#engine.dispose(resolve))
+    }
+    return this.#disposing
+  }
+
+  [asyncDispose]() {
+    return this.dispose()
+  }
+}
+
+Object.defineProperty(CodeRuntime.prototype, Symbol.toStringTag, { value: 'CodeRuntime' })
+
+module.exports = { CodeRuntime }

@@ -1,0 +1,91 @@
+'use strict'
+// `CodeSession`: a persistent world whose runs queue one behind another. The session holds no
+// engine handle; its runtime gives it `launch` and `close`, which own the native side.
+
+const { describeError, validateRequest } = require('./validation.js')
+
+const NOOP = () => {}
+const RESOLVED = Promise.resolve()
+
+const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')
+
+const SESSION_TOKEN = Symbol('CodeSession')
+const ABANDON = Symbol('abandon')
+const RUNTIME_DISPOSED = 'runtime disposed'
+const SESSION_DISPOSED = 'session disposed'
+const SESSION_GONE = 'the session is dead: it was disposed or its engine failed'
+
+/**
+ * A persistent JavaScript world (see index.d.ts): its runs execute one at a time, in call
+ * order, each seeing what the earlier ones left.
+ */
+class CodeSession {
+  #launch
+  #close
+  /** Settles once every run asked for so far has settled. */
+  #tail = RESOLVED
+  #disposed = false
+  /** Why later runs cannot happen: `{ kind, message }` of the failure they end with. */
+  #ended = null
+  #disposing = null
+
+  constructor(token, launch, close) {
+    if (token !== SESSION_TOKEN) throw new TypeError('CodeSession is created by CodeRuntime.openSession()')
+    this.#launch = launch
+    this.#close = close
+  }
+
+  run(request) {
+    return new Promise((resolve) => {
+      if (this.#disposed) throw new Error('CodeSession.run() called after disposal')
+      const validated = validateRequest(request)
+      const turn = this.#tail.then(
+        () =>
+          new Promise((done) => {
+            if (this.#ended !== null) {
+              done({ logs: [], error: { ...this.#ended } })
+              return
+            }
+            try {
+              this.#launch(validated, (result) => {
+                const kind = result.error?.kind
+                // A run that exhausted the heap (or met an engine failure) killed the world.
+                if (kind === 'worker-exit' && this.#ended === null) {
+                  this.#ended = { kind: 'worker-exit', message: `the session is dead: ${result.error.message}` }
+                }
+                done(result)
+              })
+            } catch (error) {
+              done({ logs: [], error: { kind: 'worker-exit', message: `the session could not start a run: ${describeError(error)}` } })
+            }
+          }),
+      )
+      this.#tail = turn.then(NOOP, NOOP)
+      resolve(turn)
+    })
+  }
+
+  /** Ends the session: a run in progress ends as `abort` (`session disposed`), queued ones too. */
+  dispose() {
+    if (this.#disposing === null) {
+      this[ABANDON](SESSION_DISPOSED)
+      this.#disposing = this.#tail.then(NOOP)
+    }
+    return this.#disposing
+  }
+
+  [ABANDON](reason) {
+    if (this.#disposed) return
+    this.#disposed = true
+    if (this.#ended === null) this.#ended = { kind: 'abort', message: reason }
+    this.#close(this, reason)
+  }
+
+  [asyncDispose]() {
+    return this.dispose()
+  }
+}
+
+Object.defineProperty(CodeSession.prototype, Symbol.toStringTag, { value: 'CodeSession' })
+
+module.exports = { CodeSession, SESSION_TOKEN, ABANDON, RUNTIME_DISPOSED, SESSION_GONE, asyncDispose }
