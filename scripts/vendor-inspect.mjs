@@ -1,7 +1,7 @@
-// Regenerates crates/core/src/prelude/inspect.js from the pinned devDependency
+// Regenerates crates/core/src/console/inspect.js from the pinned devDependency
 // node-inspect-extracted (Node's own util.inspect with its internals emulated, MIT). The
-// engine runs it in a separate realm of each run's runtime (see crates/core/src/inspector.rs),
-// followed by the hand-ported console methods of crates/core/src/prelude/console.js.
+// engine runs it in a separate realm of each run's runtime (see crates/core/src/console/inspector.rs),
+// followed by the hand-ported console methods of crates/core/src/console/console.js.
 //
 // The emulated internals that a browser cannot implement are replaced by the engine's
 // natives (each patch must match exactly once, or this script fails):
@@ -114,5 +114,5 @@ ${bundle}
   return holder.util
 })
 `
-writeFileSync(join(root, 'crates', 'core', 'src', 'prelude', 'inspect.js'), out)
-console.log(`wrote prelude/inspect.js from node-inspect-extracted@${version} (${out.length} bytes)`)
+writeFileSync(join(root, 'crates', 'core', 'src', 'console', 'inspect.js'), out)
+console.log(`wrote crates/core/src/console/inspect.js from node-inspect-extracted@${version} (${out.length} bytes)`)

@@ -7,7 +7,7 @@
 //! run is in flight) lives in the hand-written `index.js`, where it is plain JavaScript.
 //! Every export is `catch_unwind`, so a Rust panic becomes a thrown JS error, never an abort.
 
-use code_runtime_core::handoff::Handoff;
+use code_runtime_core::sched::handoff::Handoff;
 use code_runtime_core::test_hooks;
 use code_runtime_core::{
   BindingSpec, Engine, EngineConfig, EngineError, ErrorClassSpec, Failure, FailureKind, Host,

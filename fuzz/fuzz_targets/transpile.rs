@@ -25,7 +25,7 @@ fn worker() -> &'static Mutex<Sender<Job>> {
     let (tx, rx) = channel::<Job>();
     std::thread::Builder::new()
       .name("transpile".into())
-      .stack_size(code_runtime_core::pool::THREAD_STACK)
+      .stack_size(code_runtime_core::sched::pool::THREAD_STACK)
       .spawn(move || {
         for (program, done) in rx {
           CURRENT.with(|c| c.borrow_mut().clone_from(&program));

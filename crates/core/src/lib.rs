@@ -1,90 +1,62 @@
 //! The engine behind `code-runtime-quickjs`, free of Node-API types so `cargo test` drives
-//! it directly.
+//! it directly. Its folders are its layers; each may use the ones listed after it, never
+//! one before it, and none uses this file (`tests/layering.rs` fails when two modules use
+//! each other):
 //!
-//! An [`Engine`] owns a thread [`pool`] and a [`clock`]. [`Engine::start`] turns a program
-//! into a [`run::Run`] (a fresh QuickJS runtime + context) inside a cell with a mailbox;
-//! posting an event to a parked run schedules one slice of it on the pool. When the run
-//! ends, the engine hands its result — the contract's `{ logs, value? , error? }` as JSON
-//! text, already measured by the output [`ledger`] — to the [`Host`], drops the run, and
-//! forgets it. Nothing about a run outlives it but that text.
+//! - this file: the [`Engine`], where a run starts ([`Engine::start`]) and where its result
+//!   leaves (to the [`Host`]); the mailbox of each run and the slice loop that drives it.
+//! - [`world`]: one run's world: the QuickJS runtime and context, its event loop (timers),
+//!   its shared per-run state, and how it ends (completion, failure, budgets spent).
+//! - [`console`]: rendering logs as Node's console does (the inspector realm, `util.inspect`,
+//!   V8-shaped stacks).
+//! - [`web`]: the lazily loaded web globals (`URL`, `TextEncoder`, `structuredClone`, …).
+//! - [`bridge`]: what crosses between a program and its host: values as lossless JSON, the
+//!   binding functions and their calls, the outbox the host drains.
+//! - [`quickjs`]: our layer over QuickJS's C API: reading values without running program
+//!   code, and engine JavaScript compiled to bytecode once.
+//! - [`limits`]: what a run may spend: compute, wall clock, heap (the stop flag and the
+//!   allocator), and output (the ledger).
+//! - [`sched`]: threads: the pool, hot-program demotion, the clock, the hand-off to the host.
+//! - [`host`], [`messages`], [`test_hooks`]: plain types, every user-visible text, test knobs.
 //!
-//! Module map: `transpile` (separate crate) turns TypeScript into the wrapped JavaScript;
-//! `run` executes it; `budget` owns the stop flag, limits and heap allocator; `pool`,
-//! `priority` and `clock` the threads; `bindings` host calls and error classes; `timers` the
-//! run's event loop; `web` the lazily loaded web globals (`prelude/web.js`); `bridge` turns
-//! engine values into JSON; `handoff` carries events to the host's thread; `inspect` and `console` render logs; `ledger` measures output;
-//! `raw` reads values without running program code; `messages` holds every user-visible text.
+//! `transpile` (a separate crate) turns TypeScript into the wrapped JavaScript `world` runs.
+//!
+//! An [`Engine`] owns a thread pool and a clock. [`Engine::start`] turns a program into a
+//! [`Run`] (a fresh QuickJS runtime + context) inside a cell with a mailbox; posting an event
+//! to a parked run schedules one slice of it on the pool. When the run ends, the engine hands
+//! its result — the contract's `{ logs, value? , error? }` as JSON text, already measured by
+//! the output ledger — to the [`Host`], drops the run, and forgets it. Nothing about a run
+//! outlives it but that text.
 
-pub mod bindings;
 pub mod bridge;
-pub mod budget;
-pub mod clock;
 pub mod console;
-pub mod handoff;
-pub(crate) mod inspect;
-pub mod inspector;
-pub mod ledger;
+pub mod host;
+pub mod limits;
 pub mod messages;
-pub mod pool;
-pub(crate) mod prelude;
-pub(crate) mod previews;
-pub mod priority;
-pub(crate) mod raw;
-pub mod run;
-pub(crate) mod spin;
-pub mod stack;
+pub(crate) mod quickjs;
+pub mod sched;
 pub mod test_hooks;
-pub mod timers;
 pub mod web;
+pub mod world;
 
-pub use bindings::{BindingSpec, ErrorClassSpec, SettleBatch};
-pub use budget::{Limits, StopCause};
-pub use ledger::{Completion, Failure, FailureKind};
+pub use bridge::bindings::{BindingSpec, ErrorClassSpec, SettleBatch};
+pub use host::{Host, HostCall, RunId, RunOptions};
+pub use limits::budget::{Limits, StopCause};
+pub use limits::ledger::{Completion, Failure, FailureKind};
 
-use budget::RunControl;
-use clock::Clock;
-use ledger::Ledger;
-use pool::Pool;
-use run::{Event, Run, RunSpec};
+use crate::console::inspector;
+use crate::limits::budget::{self, RunControl};
+use crate::limits::ledger::Ledger;
+use crate::quickjs::prelude::{self, Prelude};
+use crate::sched::clock::Clock;
+use crate::sched::pool::Pool;
+use crate::world::run::{self, Event, Run, RunSpec};
+use crate::world::timers::WakeAt;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
-
-pub type RunId = u64;
-
-/// Where results and binding calls go. Called on pool threads.
-pub trait Host: Send + Sync + 'static {
-  /// The run ended; `result_json` is the whole result object as JSON text.
-  fn settled(&self, run: RunId, result_json: String);
-  /// The program called binding functions, in this order. Answer each with
-  /// [`Engine::settle_call`] or [`Engine::settle_batch`]. Calls are batched per slice (and flushed while a long slice
-  /// runs), so the host sees them promptly and in program order.
-  fn calls(&self, run: RunId, batch: Vec<HostCall>);
-  /// Log entries of a run started with [`RunOptions::live_logs`], in order, as a JSON array
-  /// of strings; delivered before the calls of the same slice and before the result. Entries
-  /// past the output cap are not delivered.
-  fn logs(&self, _run: RunId, _entries_json: String) {}
-}
-
-/// One binding call on its way to the host.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HostCall {
-  /// Unique within the run; the answer names it.
-  pub call: u32,
-  /// Flat index over the request's namespaces and their members, in order.
-  pub function: u32,
-  /// The argument as JSON text (what `JSON.stringify` would give).
-  pub args_json: String,
-}
-
-/// What a run may ask for besides its program, bindings and limits.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RunOptions {
-  /// Hand each log entry to [`Host::logs`] as the program emits it (besides the result).
-  pub live_logs: bool,
-}
 
 #[derive(Debug, Clone, Copy)]
 pub struct EngineConfig {
@@ -167,8 +139,8 @@ impl Engine {
         worlds: AtomicUsize::new(0),
       }),
     };
-    if !prelude::is_warm() {
-      engine.inner.pool.submit(Box::new(prelude::warm));
+    if !prelude::is_warm(&preludes()) {
+      engine.inner.pool.submit(Box::new(|| prelude::warm(&preludes())));
     }
     engine
   }
@@ -212,7 +184,7 @@ impl Engine {
   fn new_cell(
     &self,
     limits: Limits,
-    make: impl FnOnce(RunId, Arc<RunControl>, run::WakeAt) -> Run,
+    make: impl FnOnce(RunId, Arc<RunControl>, WakeAt) -> Run,
   ) -> (RunId, Arc<RunCell>) {
     let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
     let control = Arc::new(RunControl::new(limits));
@@ -421,6 +393,11 @@ impl Drop for Engine {
   }
 }
 
+/// Every prelude, compiled ahead of the first run that needs it (see [`prelude::warm`]).
+fn preludes() -> [&'static Prelude; 3] {
+  [&web::globals::PRELUDE, &inspector::INSPECT, &inspector::CONSOLE]
+}
+
 /// The result of a run that ends before its program starts (e.g. an already-aborted
 /// signal), measured by the ledger like any other.
 pub fn result_without_running(failure: Failure, max_output_bytes: u64) -> String {
@@ -433,7 +410,7 @@ fn live(cell: Weak<RunCell>) -> Arc<dyn Fn() -> bool + Send + Sync> {
 }
 
 /// The run's timer wake-ups: a clock entry that posts `Event::Timers`.
-fn wake_at(inner: &Arc<Inner>, cell: Weak<RunCell>) -> run::WakeAt {
+fn wake_at(inner: &Arc<Inner>, cell: Weak<RunCell>) -> WakeAt {
   let weak_inner = Arc::downgrade(inner);
   Arc::new(move |at: Instant| {
     let Some(inner) = weak_inner.upgrade() else {

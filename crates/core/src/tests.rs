@@ -687,7 +687,7 @@ fn console_keeps_a_bounded_number_of_labels() {
     logs[0],
     format!(
       "Warning: console.time() keeps at most {} labels; 't10000' is not timed",
-      console::MAX_LABELS
+      crate::console::methods::MAX_LABELS
     )
   );
   assert!(logs[10_000].starts_with("t0: "), "{}", logs[10_000]);
@@ -784,7 +784,7 @@ fn global_names(ctx: &rquickjs::Context) -> Vec<String> {
 fn lazy_intrinsics_look_eager() {
   let rt = rquickjs::Runtime::new().unwrap();
   let full = rquickjs::Context::full(&rt).unwrap();
-  let lazy = crate::run::new_context(&rt).unwrap();
+  let lazy = crate::world::run::new_context(&rt).unwrap();
   // `atob` and `btoa` are the prelude's (`web.rs`), defined with the run's other globals.
   let mut with_web = global_names(&lazy);
   with_web.extend(["atob".to_owned(), "btoa".to_owned()]);
@@ -834,7 +834,7 @@ fn engine_made_regexps_load_their_group() {
     "'a-b'.split(/-/).length === 2 && 'x'.replace(/x/g, 'y') === 'y'",
   ] {
     let rt = rquickjs::Runtime::new().unwrap();
-    let ctx = crate::run::new_context(&rt).unwrap();
+    let ctx = crate::world::run::new_context(&rt).unwrap();
     let ok: bool = ctx.with(|ctx| ctx.eval(check).unwrap());
     assert!(ok, "{check}");
   }
@@ -875,7 +875,7 @@ fn lazy_intrinsics_survive_a_hostile_program() {
 #[test]
 fn engine_made_typed_arrays_and_dates_load_their_group() {
   let rt = rquickjs::Runtime::new().unwrap();
-  let ctx = crate::run::new_context(&rt).unwrap();
+  let ctx = crate::world::run::new_context(&rt).unwrap();
   ctx.with(|ctx| {
     let c = ctx.as_raw().as_ptr();
     // SAFETY: both calls return new references, handed to rquickjs values that free them.

@@ -4,11 +4,11 @@
 //! { depth: 4, maxArrayLength: 100, maxStringLength: 10000 } })` with both streams going to
 //! `logs` (one entry per call, multi-line allowed):
 //! - `trace(...args)` prints `Trace: <args as log formats them>` and the caller's stack, in
-//!   V8's layout with the program's own positions ([`crate::stack`]);
+//!   V8's layout with the program's own positions ([`crate::console::stack`]);
 //! - `log`/`info`/`debug`/`dirxml`/`warn`/`error` print their
 //!   arguments as `util.format` does: plain primitives here, anything else through Node's
-//!   own `util.format` in the inspector realm ([`crate::inspector`]), and through the
-//!   engine's own safe renderer ([`crate::inspect`]) when that realm cannot render them;
+//!   own `util.format` in the inspector realm ([`crate::console::inspector`]), and through the
+//!   engine's own safe renderer ([`crate::console::inspect`]) when that realm cannot render them;
 //! - `dir(value, options)` prints `util.inspect(value, { customInspect: false,
 //!   ...defaults, ...options })`, taking only `util.inspect`'s documented options from
 //!   `options` (`colors` and `customInspect` stay off; `getters` and a `sorted` comparator
@@ -36,10 +36,12 @@
 //! time; a new label beyond that is refused with a `Warning:` entry, so a program cannot grow
 //! host memory outside its heap limit. Labels are kept as 128-bit hashes, not text.
 
-use crate::inspect;
-use crate::inspector::{Api, Outcome};
-use crate::raw::{self, Owned};
-use crate::run::RunShared;
+use crate::console::inspect;
+use crate::console::inspector::Inspector;
+use crate::console::inspector::{Api, Outcome};
+use crate::console::stack::StacksWorld;
+use crate::limits::ledger::Ledger;
+use crate::quickjs::raw::{self, Owned};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Ctx, Function, Object, Value};
 use std::cell::{Cell, RefCell};
@@ -47,6 +49,15 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
+
+/// The per-run state the console reaches from its context (the run implements it).
+pub trait ConsoleWorld: StacksWorld {
+  fn console(&self) -> &ConsoleState;
+  fn inspector(&self) -> &Inspector;
+  fn ledger(&self) -> &RefCell<Ledger>;
+  /// Records a log entry (see the output ledger).
+  fn log(&self, entry: Vec<u8>);
+}
 
 /// Distinct labels kept at a time, for `count` and for `time` each.
 pub const MAX_LABELS: usize = 10_000;
@@ -71,53 +82,66 @@ pub struct ConsoleState {
 /// creates on first use (a property slot each until then): most runs call one or two of
 /// them, and 18 closures were ~4 KiB of every run's heap. `trace` stays a closure: QuickJS
 /// lists C functions as stack frames, and its output starts at the caller.
-const METHODS: [(&std::ffi::CStr, MethodFn); 18] = [
-  (c"log", log),
-  (c"info", log),
-  (c"warn", log),
-  (c"error", log),
-  (c"debug", log),
-  (c"dirxml", log),
-  (c"dir", dir),
-  (c"table", table),
-  (c"group", group),
-  (c"groupCollapsed", group),
-  (c"groupEnd", group_end),
-  (c"time", time),
-  (c"timeLog", time_log),
-  (c"timeEnd", time_end),
-  (c"count", count),
-  (c"countReset", count_reset),
-  (c"assert", assert),
-  // Node clears only a terminal; `logs` is not one.
-  (c"clear", |_, _, _| Ok(())),
-];
+const fn methods<W: ConsoleWorld>() -> [(&'static std::ffi::CStr, MethodFn<W>); METHOD_COUNT] {
+  [
+    (c"log", log),
+    (c"info", log),
+    (c"warn", log),
+    (c"error", log),
+    (c"debug", log),
+    (c"dirxml", log),
+    (c"dir", dir),
+    (c"table", table),
+    (c"group", group),
+    (c"groupCollapsed", group),
+    (c"groupEnd", group_end),
+    (c"time", time),
+    (c"timeLog", time_log),
+    (c"timeEnd", time_end),
+    (c"count", count),
+    (c"countReset", count_reset),
+    (c"assert", assert),
+    (c"clear", clear),
+  ]
+}
 
-/// How many of `METHODS` print their arguments as one entry (`log` and its aliases).
+const METHOD_COUNT: usize = 18;
+
+/// Node clears only a terminal; `logs` is not one.
+fn clear<W: ConsoleWorld>(_: &Ctx<'_>, _: &W, _: &[Value<'_>]) -> rquickjs::Result<()> {
+  Ok(())
+}
+
+/// How many of [`methods`] print their arguments as one entry (`log` and its aliases).
 const PRINTING: usize = 6;
 
-type MethodFn = for<'js> fn(&Ctx<'js>, &RunShared, &[Value<'js>]) -> rquickjs::Result<()>;
+type MethodFn<W> = for<'js> fn(&Ctx<'js>, &W, &[Value<'js>]) -> rquickjs::Result<()>;
 
-/// `METHODS` as QuickJS reads them: entries it keeps pointers to, hence a static.
-struct FunctionList([qjs::JSCFunctionListEntry; METHODS.len()]);
+/// The methods and their function list for one kind of run state `W`, as constants: the
+/// list is promoted to a `'static`, as QuickJS requires (it keeps pointers to the entries).
+struct Methods<W>(std::marker::PhantomData<W>);
 
-// SAFETY: the entries point only at static C strings and a function; nothing mutates them.
-unsafe impl Sync for FunctionList {}
+impl<W: ConsoleWorld> Methods<W> {
+  const METHODS: [(&'static std::ffi::CStr, MethodFn<W>); METHOD_COUNT] = methods::<W>();
+  const LIST: [qjs::JSCFunctionListEntry; METHOD_COUNT] = function_list::<W>();
+}
 
-static FUNCTION_LIST: FunctionList = FunctionList(function_list());
-
-const fn function_list() -> [qjs::JSCFunctionListEntry; METHODS.len()] {
-  let mut list = [entry(c"", 0); METHODS.len()];
+const fn function_list<W: ConsoleWorld>() -> [qjs::JSCFunctionListEntry; METHOD_COUNT] {
+  let methods = methods::<W>();
+  let mut list = [entry::<W>(c"", 0); METHOD_COUNT];
   let mut i = 0;
-  while i < METHODS.len() {
-    list[i] = entry(METHODS[i].0, i as i16);
+  while i < METHOD_COUNT {
+    list[i] = entry::<W>(methods[i].0, i as i16);
     i += 1;
   }
   list
 }
 
 /// What `JS_CFUNC_MAGIC_DEF(name, 0, call_method, magic)` makes, enumerable like Node's.
-const fn entry(name: &'static std::ffi::CStr, magic: i16) -> qjs::JSCFunctionListEntry {
+const fn entry<W: ConsoleWorld>(
+  name: &'static std::ffi::CStr,
+  magic: i16,
+) -> qjs::JSCFunctionListEntry {
   qjs::JSCFunctionListEntry {
     name: name.as_ptr(),
     prop_flags: (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE | qjs::JS_PROP_ENUMERABLE) as u8,
@@ -127,24 +151,25 @@ const fn entry(name: &'static std::ffi::CStr, magic: i16) -> qjs::JSCFunctionLis
       func: qjs::JSCFunctionListEntry__bindgen_ty_1__bindgen_ty_1 {
         length: 0,
         cproto: qjs::JSCFunctionEnum_JS_CFUNC_generic_magic as u8,
-        cfunc: qjs::JSCFunctionType { generic_magic: Some(call_method) },
+        cfunc: qjs::JSCFunctionType { generic_magic: Some(call_method::<W>) },
       },
     },
   }
 }
 
-/// Defines `console`. The methods find the run's state with `RunShared::of`.
-pub fn install<'js>(
+/// Defines `console`. The methods find the run's state `W` behind the context's opaque pointer.
+pub fn install<'js, W: ConsoleWorld>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
 ) -> rquickjs::Result<()> {
   let console = Object::new(ctx.clone())?;
-  let (printing, rest) = FUNCTION_LIST.0.split_at(PRINTING);
+  let list: &'static [qjs::JSCFunctionListEntry; METHOD_COUNT] = &Methods::<W>::LIST;
+  let (printing, rest) = list.split_at(PRINTING);
   define_methods(ctx, &console, printing)?;
   let trace_shared = shared.clone();
   let trace = Function::new(ctx.clone(), move |ctx: Ctx<'js>, args: Rest<Value<'js>>| {
-    trace(&ctx, &trace_shared, &args.0)
+    trace(&ctx, &*trace_shared, &args.0)
   })?
   .with_name("trace")?;
   console.set("trace", trace)?;
@@ -169,8 +194,8 @@ fn define_methods(
   Ok(())
 }
 
-/// The C function behind every method of `METHODS`: `magic` is its index.
-unsafe extern "C" fn call_method(
+/// The C function behind every method of [`methods`]: `magic` is its index.
+unsafe extern "C" fn call_method<W: ConsoleWorld>(
   c: *mut qjs::JSContext,
   _this: qjs::JSValue,
   argc: std::ffi::c_int,
@@ -182,8 +207,8 @@ unsafe extern "C" fn call_method(
     // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
     let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
     // SAFETY: our methods live in the run's program context; argv holds argc values.
-    let (shared, args) = unsafe { (RunShared::of(c)?, raw::args(&ctx, argc, argv)) };
-    let (_, method) = METHODS.get(usize::try_from(magic).ok()?)?;
+    let (shared, args) = unsafe { (raw::context_state::<W>(c)?, raw::args(&ctx, argc, argv)) };
+    let (_, method) = Methods::<W>::METHODS.get(usize::try_from(magic).ok()?)?;
     Some(match method(&ctx, shared, &args) {
       Ok(()) => qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0),
       Err(rquickjs::Error::Exception) => qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0),
@@ -200,7 +225,11 @@ unsafe extern "C" fn call_method(
 }
 
 /// Node's `trace`: `{ name: 'Trace', message: format(args) }` with the caller's stack.
-fn trace<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn trace<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let message = format_args(ctx, shared, args);
   let mut entry = b"Trace".to_vec();
   if !message.is_empty() {
@@ -209,7 +238,7 @@ fn trace<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
   }
   // Our host functions are class objects QuickJS calls without a stack frame of their own,
   // so the frames start at the program's caller.
-  let frames = shared.stacks.current_frames(ctx);
+  let frames = shared.stacks().current_frames(ctx);
   if !frames.is_empty() {
     entry.push(b'\n');
     entry.extend_from_slice(frames.as_bytes());
@@ -218,21 +247,25 @@ fn trace<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
   Ok(())
 }
 
-fn log<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn log<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   emit(shared, format_args(ctx, shared, args));
   Ok(())
 }
 
 /// Records one printed entry, every line indented by the open groups (Node's kGroupIndent).
-pub fn emit(shared: &RunShared, entry: Vec<u8>) {
-  let width = shared.console.groups.get().saturating_mul(GROUP_INDENT);
+pub fn emit<W: ConsoleWorld>(shared: &W, entry: Vec<u8>) {
+  let width = shared.console().groups.get().saturating_mul(GROUP_INDENT);
   if width == 0 {
     shared.log(entry);
     return;
   }
   // An entry longer than the bytes left crosses the output cap whatever its length, so a
   // deep indentation is never built beyond that (a few bytes over, to still cross it).
-  let Ok(left) = shared.ledger.try_borrow().map(|l| l.remaining()) else {
+  let Ok(left) = shared.ledger().try_borrow().map(|l| l.remaining()) else {
     return;
   };
   let limit = usize::try_from(left).unwrap_or(usize::MAX).saturating_add(8);
@@ -273,7 +306,7 @@ fn indent(entry: &[u8], width: usize, limit: usize) -> Vec<u8> {
 
 /// Node's process warning, as an entry of its own (not indented: Node writes it to stderr
 /// outside the console).
-fn warning(shared: &RunShared, message: &[&[u8]]) {
+fn warning<W: ConsoleWorld>(shared: &W, message: &[&[u8]]) {
   let mut entry = b"Warning: ".to_vec();
   for part in message {
     entry.extend_from_slice(part);
@@ -282,7 +315,7 @@ fn warning(shared: &RunShared, message: &[&[u8]]) {
 }
 
 /// Renders and joins `console.log`'s arguments.
-pub fn format_args(ctx: &Ctx<'_>, shared: &RunShared, args: &[Value<'_>]) -> Vec<u8> {
+pub fn format_args<W: ConsoleWorld>(ctx: &Ctx<'_>, shared: &W, args: &[Value<'_>]) -> Vec<u8> {
   let c = ctx.as_raw().as_ptr();
   // Primitives print as Node prints them without the inspector realm (strings raw, the rest
   // as `util.inspect` shows them, which the engine's renderer does exactly for primitives),
@@ -293,7 +326,7 @@ pub fn format_args(ctx: &Ctx<'_>, shared: &RunShared, args: &[Value<'_>]) -> Vec
       || !raw::string_bytes(c, args[0].as_raw()).unwrap_or_default().contains(&b'%'));
   if !plain {
     let raw_args: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
-    if let Some(text) = shared.inspector.format(c, &raw_args) {
+    if let Some(text) = shared.inspector().format(c, &raw_args) {
       return text;
     }
   }
@@ -338,7 +371,11 @@ fn with_rest(
   head
 }
 
-fn dir<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn dir<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
   let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
   let value = args.first().map_or(undefined, |v| v.as_raw());
@@ -347,7 +384,7 @@ fn dir<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs
   let entry = if !raw::is_object(value) && !raw::is_string(value) && !raw::is_object(options) {
     inspect::render(c, value)
   } else {
-    match shared.inspector.call_outcome(c, Api::Dir, &[value, options]) {
+    match shared.inspector().call_outcome(c, Api::Dir, &[value, options]) {
       Outcome::Value(text) if raw::is_string(text.v) => {
         raw::string_bytes(text.ctx(), text.v).unwrap_or_default()
       }
@@ -359,7 +396,11 @@ fn dir<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs
   Ok(())
 }
 
-fn table<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn table<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
   let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
   let data = args.first().map_or(undefined, |v| v.as_raw());
@@ -372,7 +413,7 @@ fn table<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
     let data = args.first().cloned().unwrap_or_else(|| Value::new_undefined(ctx.clone()));
     return log(ctx, shared, &[data]);
   }
-  let result = match shared.inspector.call_outcome(c, Api::Table, &[data, properties]) {
+  let result = match shared.inspector().call_outcome(c, Api::Table, &[data, properties]) {
     Outcome::Value(result) => result,
     Outcome::Threw(thrown) => return Err(rethrow(c, thrown)),
     Outcome::Failed => {
@@ -438,22 +479,34 @@ fn throw_type_error(
   rquickjs::Error::Exception
 }
 
-fn group<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn group<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   if !args.is_empty() {
     log(ctx, shared, args)?;
   }
-  let groups = &shared.console.groups;
+  let groups = &shared.console().groups;
   groups.set(groups.get().saturating_add(1));
   Ok(())
 }
 
-fn group_end<'js>(_: &Ctx<'js>, shared: &RunShared, _: &[Value<'js>]) -> rquickjs::Result<()> {
-  let groups = &shared.console.groups;
+fn group_end<'js, W: ConsoleWorld>(
+  _: &Ctx<'js>,
+  shared: &W,
+  _: &[Value<'js>],
+) -> rquickjs::Result<()> {
+  let groups = &shared.console().groups;
   groups.set(groups.get().saturating_sub(1));
   Ok(())
 }
 
-fn assert<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn assert<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
   // SAFETY: ToBoolean runs no program code.
   if args.first().is_some_and(|v| unsafe { qjs::JS_ToBool(c, v.as_raw()) } > 0) {
@@ -472,7 +525,7 @@ fn assert<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquic
   let entry = if !rest.is_empty() && head.contains(&b'%') {
     let mut argv = vec![first.v];
     argv.extend(rest.iter().map(|v| v.as_raw()));
-    match shared.inspector.text(c, Api::Assert, &argv) {
+    match shared.inspector().text(c, Api::Assert, &argv) {
       Some(text) => text,
       None => with_rest(c, head, rest, || None),
     }
@@ -480,7 +533,7 @@ fn assert<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquic
     with_rest(c, head, rest, || {
       let mut argv = vec![first.v];
       argv.extend(rest.iter().map(|v| v.as_raw()));
-      shared.inspector.text(c, Api::Assert, &argv)
+      shared.inspector().text(c, Api::Assert, &argv)
     })
   };
   emit(shared, entry);
@@ -520,11 +573,15 @@ fn key(label: &[u8]) -> LabelKey {
   (a.finish(), b.finish())
 }
 
-fn count<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn count<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
   let (_, text) = label(c, args.first())?;
   let n = {
-    let mut counts = shared.console.counts.borrow_mut();
+    let mut counts = shared.console().counts.borrow_mut();
     let full = counts.len() >= MAX_LABELS;
     match counts.get_mut(&key(&text)) {
       Some(n) => {
@@ -549,7 +606,7 @@ fn count<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquick
   Ok(())
 }
 
-fn too_many(shared: &RunShared, method: &str, label: &[u8]) {
+fn too_many<W: ConsoleWorld>(shared: &W, method: &str, label: &[u8]) {
   let what = if method == "count" { "counted" } else { "timed" };
   warning(
     shared,
@@ -561,9 +618,9 @@ fn too_many(shared: &RunShared, method: &str, label: &[u8]) {
   );
 }
 
-fn count_reset<'js>(
+fn count_reset<'js, W: ConsoleWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   args: &[Value<'js>],
 ) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
@@ -571,17 +628,21 @@ fn count_reset<'js>(
   // Node looks the label up before converting it, so a label that is not a string (after
   // the default) is never found.
   let as_given = args.first().is_none_or(|v| v.is_undefined() || v.is_string());
-  let found = as_given && shared.console.counts.borrow_mut().remove(&key(&text)).is_some();
+  let found = as_given && shared.console().counts.borrow_mut().remove(&key(&text)).is_some();
   if !found {
     warning(shared, &[b"Count for '", &text, b"' does not exist"]);
   }
   Ok(())
 }
 
-fn time<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn time<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   let c = ctx.as_raw().as_ptr();
   let (_, text) = label(c, args.first())?;
-  let mut timers = shared.console.timers.borrow_mut();
+  let mut timers = shared.console().timers.borrow_mut();
   let k = key(&text);
   if timers.contains_key(&k) {
     drop(timers);
@@ -595,17 +656,25 @@ fn time<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickj
   Ok(())
 }
 
-fn time_end<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn time_end<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   time_log_impl(ctx, shared, "timeEnd", args.first(), &[])
 }
 
-fn time_log<'js>(ctx: &Ctx<'js>, shared: &RunShared, args: &[Value<'js>]) -> rquickjs::Result<()> {
+fn time_log<'js, W: ConsoleWorld>(
+  ctx: &Ctx<'js>,
+  shared: &W,
+  args: &[Value<'js>],
+) -> rquickjs::Result<()> {
   time_log_impl(ctx, shared, "timeLog", args.first(), args.get(1..).unwrap_or_default())
 }
 
-fn time_log_impl<'js>(
+fn time_log_impl<'js, W: ConsoleWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   method: &str,
   label_arg: Option<&Value<'js>>,
   data: &[Value<'js>],
@@ -614,7 +683,7 @@ fn time_log_impl<'js>(
   let (label_js, text) = label(c, label_arg)?;
   let k = key(&text);
   let started = {
-    let mut timers = shared.console.timers.borrow_mut();
+    let mut timers = shared.console().timers.borrow_mut();
     if method == "timeEnd" {
       timers.remove(&k)
     } else {
@@ -640,7 +709,7 @@ fn time_log_impl<'js>(
     };
     let mut argv = vec![fmt.v, label_js.v, time.v];
     argv.extend(data.iter().map(|v| v.as_raw()));
-    shared.inspector.format(c, &argv)
+    shared.inspector().format(c, &argv)
   });
   emit(shared, entry);
   Ok(())

@@ -13,17 +13,17 @@
 //! heap), budgets apply (one runtime: the interrupt handler and heap limit cover it), and the
 //! realm is created only when a run first logs something other than primitives (or calls
 //! `console.dir`/`console.table` on an object), so runs that never do pay nothing. If rendering fails (the heap limit, a throwing getter on a
-//! `Symbol.toStringTag`, a budget stop), the caller falls back to [`crate::inspect`].
+//! `Symbol.toStringTag`, a budget stop), the caller falls back to [`crate::console::inspect`].
 
-use crate::prelude::Prelude;
-use crate::raw;
+use crate::quickjs::prelude::Prelude;
+use crate::quickjs::raw::{self, arg};
 use rquickjs::qjs;
 use std::cell::RefCell;
 
 pub(crate) static INSPECT: Prelude =
-  Prelude::new(c"prelude/inspect.js", include_str!("prelude/inspect.js"));
+  Prelude::new(c"prelude/inspect.js", include_str!("inspect.js"));
 pub(crate) static CONSOLE: Prelude =
-  Prelude::new(c"prelude/console.js", include_str!("prelude/console.js"));
+  Prelude::new(c"prelude/console.js", include_str!("console.js"));
 
 /// How a call into the realm ended.
 pub enum Outcome {
@@ -284,7 +284,7 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
     (c"promiseResult", promise_result as NativeFn, 1),
     (c"proxyDetails", proxy_details as NativeFn, 2),
     (c"sameClass", same_class as NativeFn, 2),
-    (c"previewEntries", crate::previews::preview_entries as NativeFn, 1),
+    (c"previewEntries", crate::console::previews::preview_entries as NativeFn, 1),
     (c"lockdown", lockdown as NativeFn, 1),
   ]
   .into_iter()
@@ -300,17 +300,6 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
 
 type NativeFn =
   unsafe extern "C" fn(*mut qjs::JSContext, qjs::JSValue, i32, *mut qjs::JSValue) -> qjs::JSValue;
-
-/// Argument `i`, or undefined.
-///
-/// SAFETY (callers): `argv` holds `argc` values (QuickJS's calling convention).
-pub(crate) unsafe fn arg(argc: i32, argv: *mut qjs::JSValue, i: i32) -> qjs::JSValue {
-  if i < argc {
-    *argv.add(i as usize)
-  } else {
-    qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)
-  }
-}
 
 /// `promiseState(p)`: 0 pending, 1 fulfilled, 2 rejected, -1 not a promise.
 unsafe extern "C" fn promise_state(

@@ -14,13 +14,17 @@
 //! The exception message of a failed run is built from the same pieces without running
 //! program code ([`Stacks::of_thrown`]).
 
-use crate::raw;
-use crate::run::RunShared;
+use crate::quickjs::raw;
 use code_runtime_transpile::{PositionMap, PROGRAM_FILE};
 use rquickjs::function::{Constructor, Rest, This};
 use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// The per-run state `error.stack` reaches (the run implements it).
+pub trait StacksWorld: 'static {
+  fn stacks(&self) -> &Stacks;
+}
 
 /// One run's stack formatting state.
 #[derive(Default)]
@@ -292,10 +296,10 @@ fn format_call_sites(
 
 /// Installs the hook in the program's realm (before the program runs, while its built-ins
 /// are the engine's own).
-pub fn install<'js>(
+pub fn install<'js, W: StacksWorld>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
 ) -> rquickjs::Result<()> {
   let weak_map: Constructor = globals.get("WeakMap")?;
   let weak_proto: Object = weak_map.get("prototype")?;
@@ -305,7 +309,7 @@ pub fn install<'js>(
 
   let s = shared.clone();
   let getter = Function::new(ctx.clone(), move |ctx: Ctx<'js>, this: This<Value<'js>>| {
-    read_stack(&ctx, &s, this.0)
+    read_stack(&ctx, &*s, this.0)
   })?
   .with_name("stack")?;
   let setter = Function::new(
@@ -320,7 +324,7 @@ pub fn install<'js>(
   )?
   .with_name("stack")?;
   let getter_ptr = raw::ptr(getter.as_raw());
-  *shared.stacks.engine.borrow_mut() = Some(Engine {
+  *shared.stacks().engine.borrow_mut() = Some(Engine {
     frames: Persistent::save(ctx, frames),
     weak_get: Persistent::save(ctx, weak_get),
     weak_set: Persistent::save(ctx, weak_set),
@@ -334,7 +338,7 @@ pub fn install<'js>(
   let prepare = Function::new(
     ctx.clone(),
     move |ctx: Ctx<'js>, error: Value<'js>, sites: Value<'js>| -> rquickjs::Result<Value<'js>> {
-      prepare_stack(&ctx, &s, error, sites)
+      prepare_stack(&ctx, &*s, error, sites)
     },
   )?
   .with_name("prepareStackTrace")?;
@@ -345,7 +349,7 @@ pub fn install<'js>(
   let s = shared.clone();
   let get_prepare =
     Function::new(ctx.clone(), move |ctx: Ctx<'js>| -> rquickjs::Result<Value<'js>> {
-      let engine = s.stacks.engine.borrow();
+      let engine = s.stacks().engine.borrow();
       match engine.as_ref().and_then(|e| e.program_prepare.clone()) {
         Some(p) => p.restore(&ctx),
         None => Ok(Value::new_undefined(ctx.clone())),
@@ -357,7 +361,7 @@ pub fn install<'js>(
     ctx.clone(),
     move |ctx: Ctx<'js>, value: Rest<Value<'js>>| -> rquickjs::Result<()> {
       let value = value.0.into_iter().next().filter(|v| !v.is_undefined());
-      if let Some(e) = s.stacks.engine.borrow_mut().as_mut() {
+      if let Some(e) = s.stacks().engine.borrow_mut().as_mut() {
         e.program_prepare = value.map(|v| Persistent::save(&ctx, v));
       }
       Ok(())
@@ -386,14 +390,14 @@ pub fn install<'js>(
 
 /// QuickJS recorded a stack for `error`: keep its frames and give it the own accessor.
 /// Returns the whole text, which QuickJS keeps only for `Error.captureStackTrace`.
-fn prepare_stack<'js>(
+fn prepare_stack<'js, W: StacksWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   error: Value<'js>,
   sites: Value<'js>,
 ) -> rquickjs::Result<Value<'js>> {
   let program_prepare =
-    shared.stacks.engine.borrow().as_ref().and_then(|e| e.program_prepare.clone());
+    shared.stacks().engine.borrow().as_ref().and_then(|e| e.program_prepare.clone());
   if let Some(p) = program_prepare {
     let p = p.restore(ctx)?;
     return match p.as_function() {
@@ -407,10 +411,10 @@ fn prepare_stack<'js>(
     return Ok(Value::new_undefined(ctx.clone()));
   };
   let c = ctx.as_raw().as_ptr();
-  let frames = format_call_sites(c, sites.as_raw(), &shared.stacks.positions.borrow());
+  let frames = format_call_sites(c, sites.as_raw(), &shared.stacks().positions.borrow());
   let whole = join(safe_header(c, obj.as_raw()), &frames);
   let (map, set, getter, setter) = {
-    let engine = shared.stacks.engine.borrow();
+    let engine = shared.stacks().engine.borrow();
     let Some(e) = engine.as_ref() else {
       return Ok(Value::new_undefined(ctx.clone()));
     };
@@ -437,15 +441,15 @@ fn prepare_stack<'js>(
 }
 
 /// The program read an error's `stack` for the first time: complete it, keep it.
-fn read_stack<'js>(
+fn read_stack<'js, W: StacksWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   this: Value<'js>,
 ) -> rquickjs::Result<Value<'js>> {
   let Some(obj) = this.as_object().filter(|o| !raw::is_proxy(o.as_raw())) else {
     return Ok(Value::new_undefined(ctx.clone()));
   };
-  let Some(frames) = shared.stacks.frames_of(ctx, &this) else {
+  let Some(frames) = shared.stacks().frames_of(ctx, &this) else {
     return Ok(Value::new_undefined(ctx.clone()));
   };
   let text = join(program_header(ctx, &this), &frames);

@@ -1,4 +1,4 @@
-// The console methods that render in the inspector realm (crates/core/src/inspector.rs), run
+// The console methods that render in the inspector realm (crates/core/src/console/inspector.rs), run
 // after prelude/inspect.js. Ported from Node.js v20.20.2: lib/internal/cli_table.js (whole),
 // lib/internal/console/constructor.js (`dir`, `table`, the console's inspect options) and
 // lib/internal/errors.js (`ERR_INVALID_ARG_TYPE`'s message), as the run's console is Node's

@@ -63,7 +63,7 @@ impl<E> Handoff<E> {
   /// Waits up to `patience` for an event, then takes everything queued.
   pub fn wait_and_take(&self, patience: Duration) -> Vec<E> {
     self.consumer_waiting.store(true, Ordering::SeqCst);
-    crate::spin::until(patience, || self.queued.load(Ordering::Acquire) != 0);
+    crate::sched::spin::until(patience, || self.queued.load(Ordering::Acquire) != 0);
     self.consumer_waiting.store(false, Ordering::SeqCst);
     self.take()
   }

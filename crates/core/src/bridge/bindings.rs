@@ -12,14 +12,30 @@
 //! the program defined does not make it a thenable. Each call settles once: its table entry
 //! is taken on the first answer, and answers for unknown ids are dropped.
 
-use crate::bridge::{self, Refusal};
-use crate::raw::{self, Owned};
-use crate::run::RunShared;
-use crate::{messages, HostCall};
+use crate::bridge::json::{self as bridge, Refusal};
+use crate::bridge::outbox::Outbox;
+use crate::host::HostCall;
+use crate::host::RunId;
+use crate::limits::budget::RunControl;
+use crate::messages;
+use crate::quickjs::raw::{self, Owned};
 use rquickjs::{qjs, Constructor, Ctx, Function, Object, Persistent, Value};
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
+use std::sync::Arc;
+
+/// The per-run state binding functions reach from their context (the run implements it).
+pub trait BindingsWorld: 'static {
+  fn directory(&self) -> &RefCell<Directory>;
+  /// The run binding functions belong to (see `world::shared`).
+  fn generation(&self) -> &Cell<RunId>;
+  fn bindings(&self) -> &RefCell<BindingHandles>;
+  fn outbox(&self) -> &Arc<Outbox>;
+  fn control(&self) -> &Arc<RunControl>;
+  fn shapes(&self) -> &Cell<bridge::Shapes>;
+}
 
 /// One namespace as the engine receives it (validated by the caller).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,14 +123,14 @@ fn is_identifier(s: &str) -> bool {
 }
 
 /// Installs the namespaces and error classes as globals. Runs before the program.
-pub fn install<'js>(
+pub fn install<'js, W: BindingsWorld>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
 ) -> rquickjs::Result<()> {
   let error: Constructor = globals.get("Error")?;
   let mut classes = Vec::new();
-  let specs = shared.directory.borrow().specs.clone();
+  let specs = shared.directory().borrow().specs.clone();
   for (n, spec) in specs.iter().enumerate() {
     let class = match &spec.error_class {
       Some(ec) if is_identifier(&ec.name) => {
@@ -147,7 +163,7 @@ pub fn install<'js>(
     };
     let ns = ns.into_object().ok_or(rquickjs::Error::Exception)?;
     let first =
-      shared.directory.borrow().functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
+      shared.directory().borrow().functions.iter().position(|&(ni, _)| ni == n).unwrap_or(0) as u32;
     for (m, member) in spec.members.iter().enumerate() {
       let f = binding_function(ctx, shared, first + m as u32, member)?;
       raw::define(ctx, &ns, member, f, qjs::JS_PROP_C_W_E)?;
@@ -160,7 +176,7 @@ pub fn install<'js>(
       qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE,
     )?;
   }
-  let mut handles = shared.bindings.borrow_mut();
+  let mut handles = shared.bindings().borrow_mut();
   handles.error = Some(Persistent::save(ctx, error));
   handles.classes = classes;
   Ok(())
@@ -170,20 +186,20 @@ pub fn install<'js>(
 /// data holds the run it was made for; it finds the run's state with `RunShared::of`
 /// (cheaper to create and to call than a boxed closure, and runs start with every member
 /// created).
-fn binding_function<'js>(
+fn binding_function<'js, W: BindingsWorld>(
   ctx: &Ctx<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
   index: u32,
   name: &str,
 ) -> rquickjs::Result<Value<'js>> {
   let c = ctx.as_raw().as_ptr();
-  let mut data = [qjs::JS_MKVAL(qjs::JS_TAG_INT, shared.generation.get() as u32 as i32)];
+  let mut data = [qjs::JS_MKVAL(qjs::JS_TAG_INT, shared.generation().get() as u32 as i32)];
   // SAFETY: JS_NewCFunctionData copies the data values; the function reference goes to
   // Value::from_raw. The `name` property is defined on our own fresh function object.
   unsafe {
     let f = Value::from_raw(
       ctx.clone(),
-      qjs::JS_NewCFunctionData(c, Some(binding_entry), 1, index as i32, 1, data.as_mut_ptr()),
+      qjs::JS_NewCFunctionData(c, Some(binding_entry::<W>), 1, index as i32, 1, data.as_mut_ptr()),
     );
     if raw::tag(f.as_raw()) == qjs::JS_TAG_EXCEPTION {
       return Err(rquickjs::Error::Exception);
@@ -200,7 +216,7 @@ const STALE_BINDING: &std::ffi::CStr =
   c"this binding function belongs to an earlier run of the session; call the current run's bindings";
 
 /// The C entry of every member function.
-unsafe extern "C" fn binding_entry(
+unsafe extern "C" fn binding_entry<W: BindingsWorld>(
   c: *mut qjs::JSContext,
   _this: qjs::JSValue,
   argc: std::ffi::c_int,
@@ -215,9 +231,9 @@ unsafe extern "C" fn binding_entry(
     // function was made for; argv holds argc values.
     unsafe {
       let ctx = Ctx::from_raw(ctx_ptr);
-      let shared = RunShared::of(c)?;
+      let shared = raw::context_state::<W>(c)?;
       let generation = qjs::JS_VALUE_GET_INT(*data) as u32;
-      if generation != shared.generation.get() as u32 {
+      if generation != shared.generation().get() as u32 {
         // Kept from an earlier run of a session: its index names that run's function.
         qjs::JS_ThrowTypeError(c, STALE_BINDING.as_ptr());
         return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
@@ -236,9 +252,9 @@ unsafe extern "C" fn binding_entry(
 }
 
 /// A program-side call: validate, register, hand to the host, return the promise.
-fn call<'js>(
+fn call<'js, W: BindingsWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   index: u32,
   args: &[Value<'js>],
 ) -> rquickjs::Result<Value<'js>> {
@@ -247,8 +263,8 @@ fn call<'js>(
     [arg] => bridge::to_json(
       ctx.as_raw().as_ptr(),
       arg.as_raw(),
-      shared.shapes.get(),
-      &shared.control,
+      shared.shapes().get(),
+      &shared.control(),
       u64::MAX,
     ),
     _ => Err(Refusal::NotLossless),
@@ -264,28 +280,28 @@ fn call<'js>(
     Err(Refusal::Stopped) => return Ok(promise),
   };
   let id = {
-    let mut h = shared.bindings.borrow_mut();
+    let mut h = shared.bindings().borrow_mut();
     h.next_call = h.next_call.wrapping_add(1);
     let id = h.next_call;
     h.calls.insert(id, (Persistent::save(ctx, promise.clone()), index));
     id
   };
-  shared.outbox.push(HostCall { call: id, function: index, args_json: json });
+  shared.outbox().push(HostCall { call: id, function: index, args_json: json });
   Ok(promise)
 }
 
 /// The error a rejected call of function `index` rejects with.
-fn make_error<'js>(
+fn make_error<'js, W: BindingsWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   index: u32,
   message: &str,
 ) -> rquickjs::Result<Value<'js>> {
   let (ctor, class_member, member) = {
-    let directory = shared.directory.borrow();
+    let directory = shared.directory().borrow();
     let (n, m) = directory.functions.get(index as usize).copied().unwrap_or((0, 0));
     let member = directory.specs.get(n).and_then(|s| s.members.get(m).cloned()).unwrap_or_default();
-    let h = shared.bindings.borrow();
+    let h = shared.bindings().borrow();
     match h.classes.get(n).and_then(|c| c.clone()) {
       Some(class) => (
         Some(class),
@@ -305,7 +321,12 @@ fn make_error<'js>(
 }
 
 /// The host answered call `id`: `Ok(json)` resolves, `Err(message)` rejects.
-pub fn settle(ctx: &Ctx<'_>, shared: &RunShared, id: u32, outcome: Result<String, String>) {
+pub fn settle<W: BindingsWorld>(
+  ctx: &Ctx<'_>,
+  shared: &W,
+  id: u32,
+  outcome: Result<String, String>,
+) {
   let outcome = match outcome {
     Ok(json) => {
       parse_json(ctx, &json).ok_or_else(|| messages::BINDING_RESOLUTION_NOT_LOSSLESS.to_owned())
@@ -317,7 +338,7 @@ pub fn settle(ctx: &Ctx<'_>, shared: &RunShared, id: u32, outcome: Result<String
 
 /// Many answers at once: the resolutions arrive as one JSON array (parsed once), in the
 /// order of the calls marked ok; rejection messages in the order of the others.
-pub fn settle_batch(ctx: &Ctx<'_>, shared: &RunShared, batch: SettleBatch) {
+pub fn settle_batch<W: BindingsWorld>(ctx: &Ctx<'_>, shared: &W, batch: SettleBatch) {
   let values = parse_json(ctx, &batch.values_json);
   let c = ctx.as_raw().as_ptr();
   let (mut next_value, mut messages) = (0u32, batch.messages.into_iter());
@@ -352,13 +373,13 @@ pub struct SettleBatch {
   pub messages: Vec<String>,
 }
 
-fn settle_value<'js>(
+fn settle_value<'js, W: BindingsWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   id: u32,
   outcome: Result<Value<'js>, String>,
 ) {
-  let Some((promise, index)) = shared.bindings.borrow_mut().calls.remove(&id) else {
+  let Some((promise, index)) = shared.bindings().borrow_mut().calls.remove(&id) else {
     return;
   };
   let Ok(promise) = promise.restore(ctx) else {
@@ -387,9 +408,9 @@ fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
   // (pool::THREAD_STACK) with room for the frames above, and is restored right after.
   let v = unsafe {
     let rt = qjs::JS_GetRuntime(c);
-    qjs::JS_SetMaxStackSize(rt, (crate::pool::THREAD_STACK - 64 * 1024 * 1024) as _);
+    qjs::JS_SetMaxStackSize(rt, (crate::sched::pool::THREAD_STACK - 64 * 1024 * 1024) as _);
     let v = qjs::JS_ParseJSON(c, text.as_ptr() as *const _, json.len() as _, c"binding".as_ptr());
-    qjs::JS_SetMaxStackSize(rt, crate::run::JS_STACK_LIMIT as _);
+    qjs::JS_SetMaxStackSize(rt, crate::limits::budget::JS_STACK_LIMIT as _);
     Owned::new(c, v)
   };
   if raw::tag(v.v) == qjs::JS_TAG_EXCEPTION {
@@ -401,8 +422,8 @@ fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
 }
 
 /// Releases every JS handle (before the context goes).
-pub fn clear(shared: &RunShared) {
-  let mut h = shared.bindings.borrow_mut();
+pub fn clear<W: BindingsWorld>(shared: &W) {
+  let mut h = shared.bindings().borrow_mut();
   h.calls.clear();
   h.classes.clear();
   h.error = None;

@@ -6,7 +6,7 @@
 //! (pinned by Cargo.lock); `__test__/console.spec.ts`'s iterator cases compare the result with
 //! Node's, and `map_iterators_preview_what_is_left` in the engine tests walks every kind.
 
-use crate::raw;
+use crate::quickjs::raw;
 use rquickjs::qjs;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -86,7 +86,7 @@ pub(crate) unsafe extern "C" fn preview_entries(
   argv: *mut qjs::JSValue,
 ) -> qjs::JSValue {
   let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-  let iter = crate::inspector::arg(argc, argv, 0);
+  let iter = raw::arg(argc, argv, 0);
   if !raw::is_object(iter) {
     return undefined;
   }

@@ -7,7 +7,7 @@
 //! else (Proxies, accessors, class instances, cycles, …) is refused.
 //!
 //! The walk uses an explicit stack (a 10,000-deep value costs heap, not native stack),
-//! reads descriptors through [`crate::raw`] (no getters or traps run, so a program that
+//! reads descriptors through [`crate::quickjs::raw`] (no getters or traps run, so a program that
 //! replaced `Array.prototype` methods or `JSON.stringify` changes nothing) — or, for dense
 //! arrays, ordinary objects whose keys all come in slot order, and one-byte strings, reads
 //! them in place through the vendored QuickJS's read-only accessors — compares
@@ -15,9 +15,9 @@
 //! byte budget (a shared-reference bomb cannot grow without bound), and polls the run's
 //! stop flag as it goes (a huge value cannot outlive an abort).
 
-use crate::budget::RunControl;
-use crate::ledger::{write_json_bytes, write_json_latin1};
-use crate::raw::{self, Atom, Key, Keys, Owned};
+use crate::limits::budget::RunControl;
+use crate::limits::ledger::{write_json_bytes, write_json_latin1};
+use crate::quickjs::raw::{self, Atom, Key, Keys, Owned};
 use rquickjs::qjs;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

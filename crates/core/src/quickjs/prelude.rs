@@ -1,24 +1,21 @@
-//! JavaScript that ships inside the engine (`prelude/*.js`), compiled to QuickJS bytecode
+//! JavaScript that ships inside the engine (`web/web.js`, `console/inspect.js`,
+//! `console/console.js`, named `prelude/*.js` in stack traces), compiled to QuickJS bytecode
 //! once per process and read into each context that needs it: reading bytecode costs a
 //! fraction of parsing the source in every run.
 
-use crate::raw::{self, Owned};
+use crate::quickjs::raw::{self, Owned};
 use rquickjs::qjs;
 use std::sync::{Mutex, OnceLock};
 
-fn all() -> [&'static Prelude; 3] {
-  [&crate::web::PRELUDE, &crate::inspector::INSPECT, &crate::inspector::CONSOLE]
-}
-
-/// Compiles every prelude ahead of the first run that needs it (on a pool thread, when an
-/// engine starts): compiling `prelude/inspect.js` takes milliseconds, which would otherwise
-/// land on the compute budget of the first run that logs an object.
-pub fn warm() {
+/// Compiles `all` ahead of the first run that needs them (on a pool thread, when an engine
+/// starts): compiling `prelude/inspect.js` takes milliseconds, which would otherwise land on
+/// the compute budget of the first run that logs an object.
+pub fn warm(all: &[&Prelude]) {
   let Ok(rt) = rquickjs::Runtime::new() else { return };
   let Ok(ctx) = rquickjs::Context::full(&rt) else { return };
   ctx.with(|ctx| {
     let c = ctx.as_raw().as_ptr();
-    for prelude in all() {
+    for prelude in all {
       if prelude.bytecode(c).is_none() {
         raw::clear_exception(c);
       }
@@ -26,9 +23,9 @@ pub fn warm() {
   });
 }
 
-/// Whether every prelude is compiled already.
-pub fn is_warm() -> bool {
-  all().iter().all(|p| p.bytecode.get().is_some())
+/// Whether every one of `all` is compiled already.
+pub fn is_warm(all: &[&Prelude]) -> bool {
+  all.iter().all(|p| p.bytecode.get().is_some())
 }
 
 pub struct Prelude {

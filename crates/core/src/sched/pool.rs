@@ -19,7 +19,7 @@
 //! 2 cores, each new thread making the next slices slower still.
 //!
 //! Every thread has an explicit [`THREAD_STACK`], far above QuickJS's own stack limit
-//! (`run::JS_STACK_LIMIT`) and roomy enough for swc's recursive parser, so deep recursion
+//! (`limits::budget::JS_STACK_LIMIT`) and roomy enough for swc's recursive parser, so deep recursion
 //! is a catchable error rather than a process abort. Jobs run inside `catch_unwind`.
 
 use std::collections::VecDeque;
@@ -256,7 +256,7 @@ impl Pool {
     let sleeper = Arc::new(Sleeper::default());
     let clock = cpu_clock::of_current_thread();
     let demoted = Arc::new(AtomicBool::new(false));
-    crate::priority::watch_current(demoted.clone());
+    crate::sched::priority::watch_current(demoted.clone());
     let mut st = self.lock();
     loop {
       if let Some((_, job)) = st.queue.pop_front() {
@@ -267,7 +267,7 @@ impl Pool {
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
         let _ = catch_unwind(AssertUnwindSafe(job));
-        let healthy = crate::priority::restore_current();
+        let healthy = crate::sched::priority::restore_current();
         st = self.lock();
         if let Some(i) = st.running.iter().position(|s| Arc::ptr_eq(&s.demoted, &demoted)) {
           st.running.swap_remove(i);
@@ -285,7 +285,7 @@ impl Pool {
         st.spinning = true;
         drop(st);
         // Whatever it saw, the queue is looked at again under the lock.
-        crate::spin::until(SPIN, || self.inner.queued.0.load(Ordering::Acquire) != 0);
+        crate::sched::spin::until(SPIN, || self.inner.queued.0.load(Ordering::Acquire) != 0);
         st = self.lock();
         st.spinning = false;
         if !st.queue.is_empty() || st.shutdown {

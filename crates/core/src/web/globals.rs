@@ -14,8 +14,8 @@
 //! serialising (`form_urlencoded`), and OS randomness (`getrandom`). The natives read
 //! strings and typed arrays directly and run no program code.
 
-use crate::prelude::Prelude;
-use crate::raw::{self, Owned};
+use crate::quickjs::prelude::Prelude;
+use crate::quickjs::raw::{self, Owned};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
 
@@ -32,8 +32,7 @@ pub const LAZY_GLOBALS: &[&str] = &[
 ];
 
 /// `prelude/web.js`; its completion value is a factory taking the natives.
-pub(crate) static PRELUDE: Prelude =
-  Prelude::new(c"prelude/web.js", include_str!("prelude/web.js"));
+pub(crate) static PRELUDE: Prelude = Prelude::new(c"prelude/web.js", include_str!("web.js"));
 
 /// Defines the lazy accessors and seeds `Math.random`. Runs before the program, so it
 /// is part of every run's start-up cost: the accessors are plain C functions (one getter and

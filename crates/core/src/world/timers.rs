@@ -8,13 +8,25 @@
 //! Node: anything not in `[1, 2^31-1]` becomes 1 ms. Timers still pending when the program
 //! settles are dropped with the run.
 
-use crate::raw;
-use crate::run::RunShared;
+use crate::limits::budget::RunControl;
+use crate::quickjs::raw;
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Ctx, Function, Object, Persistent, Value};
+use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// The per-run state timers reach (the run implements it).
+pub trait TimersWorld: 'static {
+  fn timers(&self) -> &RefCell<Timers>;
+  fn control(&self) -> &Arc<RunControl>;
+  fn wake_at(&self) -> &WakeAt;
+}
+
+/// Registers a wake-up (`Event::Timers`) at the given instant.
+pub type WakeAt = Arc<dyn Fn(Instant) + Send + Sync>;
 
 const TIMEOUT_MAX: f64 = 2147483647.0;
 
@@ -91,9 +103,9 @@ fn delay_of(ctx: &Ctx<'_>, v: Option<&Value<'_>>) -> Duration {
   Duration::from_millis(ms as u64)
 }
 
-fn schedule<'js>(
+fn schedule<'js, W: TimersWorld>(
   ctx: &Ctx<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
   args: Vec<Value<'js>>,
   repeat: bool,
 ) -> rquickjs::Result<u32> {
@@ -108,33 +120,33 @@ fn schedule<'js>(
   let rest: Vec<Persistent<Value<'static>>> = it.map(|v| Persistent::save(ctx, v)).collect();
   let due = Instant::now() + delay;
   let id = {
-    let mut timers = shared.timers.borrow_mut();
+    let mut timers = shared.timers().borrow_mut();
     timers.next_id = timers.next_id.wrapping_add(1).max(1);
     let id = timers.next_id;
     let callback = Persistent::save(ctx, callback);
     timers.insert(id, Timer { callback, args: rest, interval: repeat.then_some(delay), due });
     id
   };
-  arm(shared);
+  arm(&**shared);
   Ok(id)
 }
 
-fn cancel(shared: &RunShared, id: Option<&Value<'_>>) {
+fn cancel<W: TimersWorld>(shared: &W, id: Option<&Value<'_>>) {
   let Some(id) = id.and_then(|v| v.as_number()) else {
     return;
   };
   if id >= 1.0 && id <= u32::MAX as f64 && id.fract() == 0.0 {
     // Take it out first: dropping a Persistent must not happen under the borrow if it
     // could re-enter (it cannot, but keep the borrow short anyway).
-    let removed = shared.timers.borrow_mut().remove(id as u32);
+    let removed = shared.timers().borrow_mut().remove(id as u32);
     drop(removed);
   }
 }
 
-pub fn install<'js>(
+pub fn install<'js, W: TimersWorld>(
   ctx: &Ctx<'js>,
   globals: &Object<'js>,
-  shared: &Rc<RunShared>,
+  shared: &Rc<W>,
 ) -> rquickjs::Result<()> {
   for (name, repeat) in [("setTimeout", false), ("setInterval", true)] {
     let s = shared.clone();
@@ -146,7 +158,7 @@ pub fn install<'js>(
   }
   for name in ["clearTimeout", "clearInterval"] {
     let s = shared.clone();
-    let f = Function::new(ctx.clone(), move |args: Rest<Value<'js>>| cancel(&s, args.0.first()))?
+    let f = Function::new(ctx.clone(), move |args: Rest<Value<'js>>| cancel(&*s, args.0.first()))?
       .with_name(name)?;
     globals.set(name, f)?;
   }
@@ -157,34 +169,34 @@ pub fn install<'js>(
 /// false when the run must stop. A callback's uncaught throw ends the batch with the thrown
 /// value (in Node it would be an uncaught exception).
 /// Asks the clock to wake the run for its earliest timer, unless it already will.
-fn arm(shared: &RunShared) {
-  let at = shared.timers.borrow_mut().rearm();
+fn arm<W: TimersWorld>(shared: &W) {
+  let at = shared.timers().borrow_mut().rearm();
   if let Some(at) = at {
-    (shared.wake_at)(at);
+    (shared.wake_at())(at);
   }
 }
 
-pub fn fire_due<'js>(
+pub fn fire_due<'js, W: TimersWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   mut drain: impl FnMut() -> bool,
 ) -> Result<(), Value<'js>> {
   let now = Instant::now();
-  shared.timers.borrow_mut().armed = None;
+  shared.timers().borrow_mut().armed = None;
   let outcome = fire_until(ctx, shared, now, &mut drain);
   arm(shared);
   outcome
 }
 
-fn fire_until<'js>(
+fn fire_until<'js, W: TimersWorld>(
   ctx: &Ctx<'js>,
-  shared: &RunShared,
+  shared: &W,
   now: Instant,
   drain: &mut impl FnMut() -> bool,
 ) -> Result<(), Value<'js>> {
   loop {
     let (callback, args) = {
-      let mut timers = shared.timers.borrow_mut();
+      let mut timers = shared.timers().borrow_mut();
       let Some(id) = timers.next_due(now) else {
         break;
       };
@@ -207,7 +219,7 @@ fn fire_until<'js>(
     }
     if let Err(rquickjs::Error::Exception) = call_args.apply::<()>(&callback) {
       let thrown = ctx.catch();
-      if shared.control.cause() != crate::budget::StopCause::None {
+      if shared.control().cause() != crate::limits::budget::StopCause::None {
         return Ok(());
       }
       return Err(thrown);

@@ -4,7 +4,7 @@
 //! (start, a host call settling, a timer, a stop), drains the job queue, and then either
 //! finishes (the program's promise settled, or a stop cause is set) or parks holding no
 //! thread. Slices of one run may execute on different pool threads, never on two at once
-//! (the cell's `scheduled` flag in `engine.rs` guarantees that).
+//! (the cell's `scheduled` flag in `lib.rs` guarantees that).
 //!
 //! Invariants that keep the host process alive:
 //! - every JS handle kept in Rust (`Persistent`) is dropped before the context and the
@@ -15,13 +15,21 @@
 //!   no program code; only a thrown non-Error's `String(value)` runs program code, and it does
 //!   so as part of the program, under its budgets.
 
-use crate::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch};
-use crate::budget::{HeapAllocator, RunControl, StopCause};
-use crate::inspector::Inspector;
-use crate::ledger::{Completion, Failure, FailureKind, Ledger};
-use crate::stack::{self, Stacks};
-use crate::timers::{self, Timers};
-use crate::{bridge, console, messages, raw, web, Host, HostCall, RunId};
+use crate::bridge::bindings::{self, BindingHandles, BindingSpec, Directory, SettleBatch};
+use crate::bridge::json as bridge;
+use crate::bridge::outbox::Outbox;
+use crate::console::inspector::Inspector;
+use crate::console::methods as console;
+use crate::console::stack::{self, Stacks};
+use crate::host::{Host, RunId};
+use crate::limits::budget::JS_STACK_LIMIT;
+use crate::limits::budget::{HeapAllocator, RunControl, StopCause};
+use crate::limits::ledger::{Completion, Failure, FailureKind, Ledger};
+use crate::messages;
+use crate::quickjs::raw;
+use crate::web::globals as web;
+use crate::world::shared::RunShared;
+use crate::world::timers::{self, Timers, WakeAt};
 use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::intrinsic;
 use rquickjs::context::EvalOptions;
@@ -30,7 +38,6 @@ use rquickjs::{qjs, CatchResultExt, Context, Ctx, Persistent, Promise, Runtime, 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The built-ins every context gets at once (besides the base objects); the rest of
 /// `JS_NewContext`'s set is lazy (`raw::JS_AddLazyIntrinsics`).
@@ -59,10 +66,6 @@ pub(crate) fn new_context(rt: &Runtime) -> rquickjs::Result<Context> {
   Ok(ctx)
 }
 
-/// QuickJS's own stack limit. The pool's threads have a much larger real stack
-/// (`pool::THREAD_STACK`), so deep recursion is a catchable `RangeError`, never an overflow.
-pub const JS_STACK_LIMIT: usize = 4 * 1024 * 1024;
-
 /// Heap size at which QuickJS first runs its cycle collector (then at 1.5 times the heap
 /// it leaves). Reference counting frees all but cyclic garbage at once, so a collection
 /// mostly walks live objects: a program building 50,000 records spent 2.3 of its 15 ms in
@@ -87,157 +90,6 @@ pub enum Event {
   Timers,
   /// The next run of a session (see [`Run::session`]).
   StartInSession(RunSpec),
-}
-
-/// Registers a wake-up (`Event::Timers`) at the given instant.
-pub type WakeAt = Arc<dyn Fn(Instant) + Send + Sync>;
-
-/// Binding calls waiting to be handed to the host. Shared with the interrupt handler, which
-/// flushes it while a long slice runs.
-pub struct Outbox {
-  /// The run the calls and logs belong to (a session's runs share one outbox).
-  run_id: std::sync::atomic::AtomicU64,
-  host: Arc<dyn Host>,
-  calls: std::sync::Mutex<Vec<HostCall>>,
-  /// Whether the run asked for live logs.
-  live_logs: std::sync::atomic::AtomicBool,
-  /// Live log entries not yet handed over, as JSON strings joined by commas.
-  logs: std::sync::Mutex<String>,
-  /// Whether this slice has handed a call over yet.
-  sent: std::sync::atomic::AtomicBool,
-}
-
-impl Outbox {
-  /// Calls beyond this many in one slice are handed over at once.
-  const BATCH: usize = 1024;
-
-  fn new(run_id: RunId, host: Arc<dyn Host>, live_logs: bool) -> Outbox {
-    Outbox {
-      run_id: run_id.into(),
-      host,
-      calls: Default::default(),
-      live_logs: live_logs.into(),
-      logs: Default::default(),
-      sent: Default::default(),
-    }
-  }
-
-  /// The next run of a session: its calls and logs go out under its id.
-  fn restart(&self, run_id: RunId, live_logs: bool) {
-    self.run_id.store(run_id, std::sync::atomic::Ordering::Relaxed);
-    self.live_logs.store(live_logs, std::sync::atomic::Ordering::Relaxed);
-  }
-
-  fn run_id(&self) -> RunId {
-    self.run_id.load(std::sync::atomic::Ordering::Relaxed)
-  }
-
-  pub fn wants_logs(&self) -> bool {
-    self.live_logs.load(std::sync::atomic::Ordering::Relaxed)
-  }
-
-  /// Queues one log entry (a JSON string) for the host; it goes with the next flush.
-  pub fn push_log(&self, entry_json: String) {
-    let mut logs = self.logs.lock().unwrap_or_else(|p| p.into_inner());
-    if !logs.is_empty() {
-      logs.push(',');
-    }
-    logs.push_str(&entry_json);
-  }
-
-  pub fn begin_slice(&self) {
-    self.sent.store(false, std::sync::atomic::Ordering::Relaxed);
-  }
-
-  /// The first call of a slice goes to the host at once, so the host works on it while the
-  /// slice finishes (the common `await tools.x()` case); later ones are batched.
-  pub fn push(&self, call: HostCall) {
-    let flush_now = {
-      let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
-      calls.push(call);
-      calls.len() >= Self::BATCH || !self.sent.swap(true, std::sync::atomic::Ordering::Relaxed)
-    };
-    if flush_now {
-      self.flush();
-    }
-  }
-
-  pub fn flush(&self) {
-    let entries = std::mem::take(&mut *self.logs.lock().unwrap_or_else(|p| p.into_inner()));
-    if !entries.is_empty() {
-      self.host.logs(self.run_id(), format!("[{entries}]"));
-    }
-    let batch = {
-      let mut calls = self.calls.lock().unwrap_or_else(|p| p.into_inner());
-      if calls.is_empty() {
-        return;
-      }
-      std::mem::take(&mut *calls)
-    };
-    self.host.calls(self.run_id(), batch);
-  }
-}
-
-/// State the run's host functions (console, bindings, timers) share with the run.
-pub struct RunShared {
-  pub ledger: RefCell<Ledger>,
-  pub control: Arc<RunControl>,
-  pub outbox: Arc<Outbox>,
-  /// The current run's bindings (a session's runs each bring their own).
-  pub directory: RefCell<Directory>,
-  /// The run binding functions belong to: a function kept from an earlier run of a session
-  /// refuses to call (its index names another run's function).
-  pub generation: std::cell::Cell<RunId>,
-  pub bindings: RefCell<BindingHandles>,
-  pub timers: RefCell<Timers>,
-  pub wake_at: WakeAt,
-  /// The intrinsic object and array shapes, for the JSON bridge.
-  pub shapes: std::cell::Cell<bridge::Shapes>,
-  /// The realm that renders logged values (created on first use).
-  pub inspector: Inspector,
-  /// V8-shaped `error.stack` texts.
-  pub stacks: Stacks,
-  /// Console groups, counters and timers.
-  pub console: console::ConsoleState,
-}
-
-impl RunShared {
-  /// The run's shared state, from the program context's opaque pointer (set by
-  /// `Run::install`). For the C functions behind `console` and the bindings, which QuickJS
-  /// always calls with the context they were made in.
-  ///
-  /// # Safety
-  /// `c` is a run's program context, live, on the thread running it.
-  pub(crate) unsafe fn of<'a>(c: *mut qjs::JSContext) -> Option<&'a RunShared> {
-    // SAFETY (caller's, and `Run::install`'s): the pointer is the run's `Rc<RunShared>`,
-    // which outlives the context (`Run` drops the context and runtime before its fields).
-    unsafe { (qjs::JS_GetContextOpaque(c) as *const RunShared).as_ref() }
-  }
-
-  /// Host calls and timers that may still settle the program's promise.
-  pub fn pending(&self) -> usize {
-    self.bindings.borrow().in_flight() + self.timers.borrow().pending()
-  }
-
-  /// Records a log entry; once the output cap is crossed the run is stopped.
-  pub fn log(&self, entry: Vec<u8>) {
-    let Ok(mut ledger) = self.ledger.try_borrow_mut() else {
-      return;
-    };
-    let live = self.outbox.wants_logs().then(|| {
-      let mut json = String::new();
-      crate::ledger::write_json_string(&mut json, &entry);
-      json
-    });
-    if !ledger.push(entry) {
-      self.control.stop(StopCause::Output);
-      return;
-    }
-    // Delivered live only once the ledger has kept it within the cap.
-    if let Some(json) = live {
-      self.outbox.push_log(json);
-    }
-  }
 }
 
 pub struct Run {
@@ -328,7 +180,7 @@ impl Run {
 
   /// The state of one run: its calls, timers and promise.
   fn end_run_state(&mut self) {
-    bindings::clear(&self.shared);
+    bindings::clear(&*self.shared);
     self.shared.timers.borrow_mut().clear();
     self.promise.take();
   }
@@ -425,16 +277,16 @@ impl Run {
         }
         match event {
           Event::Settle { call, outcome } => {
-            bindings::settle(&ctx, &self.shared, call, outcome);
+            bindings::settle(&ctx, &*self.shared, call, outcome);
             self.drain(&ctx);
           }
           Event::SettleBatch(batch) => {
-            bindings::settle_batch(&ctx, &self.shared, batch);
+            bindings::settle_batch(&ctx, &*self.shared, batch);
             self.drain(&ctx);
           }
           Event::Timers => {
             let control = self.control.clone();
-            let fired = timers::fire_due(&ctx, &self.shared, || {
+            let fired = timers::fire_due(&ctx, &*self.shared, || {
               drain_jobs(&ctx, &control);
               control.cause() == StopCause::None
             });
@@ -567,7 +419,7 @@ impl Run {
   fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let globals = ctx.globals();
     let c = ctx.as_raw().as_ptr();
-    // SAFETY: `RunShared::of` reads this back; the `Rc` outlives the context (`Drop for Run`
+    // SAFETY: `quickjs::raw::context_state` reads this back; the `Rc` outlives the context (`Drop for Run`
     // frees the world first), and a session keeps both for all its runs.
     unsafe { qjs::JS_SetContextOpaque(c, Rc::as_ptr(&self.shared) as *mut std::ffi::c_void) };
     self.shared.shapes.set(bridge::Shapes::of(c));
@@ -681,7 +533,7 @@ impl Run {
         String::from_utf8_lossy(&raw::string_bytes(c, v).unwrap_or_default()).into_owned()
       }
       qjs::JS_TAG_SYMBOL => {
-        String::from_utf8_lossy(&crate::inspect::symbol_text(c, v)).into_owned()
+        String::from_utf8_lossy(&crate::console::inspect::symbol_text(c, v)).into_owned()
       }
       _ => {
         // String(value): may run the program's own toString, as part of the program.
@@ -739,7 +591,7 @@ pub struct RunSpec {
   pub id: RunId,
   pub program: String,
   pub bindings: Vec<BindingSpec>,
-  /// See [`crate::RunOptions::live_logs`].
+  /// See [`crate::host::RunOptions::live_logs`].
   pub live_logs: bool,
 }
 

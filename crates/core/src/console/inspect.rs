@@ -1,14 +1,14 @@
 //! Rendering logged values as text, without running program code.
 //!
 //! Prints primitives exactly as Node's `util.inspect` does (`console` uses it for logs of
-//! primitives only), and is the fallback when the inspector realm ([`crate::inspector`])
+//! primitives only), and is the fallback when the inspector realm ([`crate::console::inspector`])
 //! cannot render a value: then it follows Node for the common cases (arrays, plain objects,
 //! functions, nesting cut at depth 4, circular references, `... N more items`) on one line.
 //! It is safe by construction: an explicit work stack (no recursion over the value), own
 //! property descriptors only (getters show as `[Getter]` and are never called), Proxies
 //! shown without touching their traps.
 
-use crate::raw::{self, Key, Keys, Owned};
+use crate::quickjs::raw::{self, Key, Keys, Owned};
 use rquickjs::qjs;
 use std::collections::HashSet;
 

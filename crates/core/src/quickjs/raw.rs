@@ -457,3 +457,26 @@ pub(crate) fn define(
   }
   Ok(())
 }
+
+/// The per-run state behind a program context's opaque pointer (set when the run installs
+/// its globals), as the type `S` the calling native was instantiated with.
+///
+/// # Safety
+/// `c` is a live context, on the thread running it, whose opaque pointer is null or points
+/// at a live `S` that outlives the returned reference.
+pub(crate) unsafe fn context_state<'a, S>(c: *mut qjs::JSContext) -> Option<&'a S> {
+  // SAFETY: the caller's: the opaque pointer is null or a live `S`.
+  unsafe { (qjs::JS_GetContextOpaque(c) as *const S).as_ref() }
+}
+
+/// Argument `i` of a C function's call, or undefined.
+///
+/// SAFETY (callers): `argv` holds `argc` values (QuickJS's calling convention).
+pub(crate) unsafe fn arg(argc: i32, argv: *mut qjs::JSValue, i: i32) -> qjs::JSValue {
+  if i < argc {
+    // SAFETY: the caller's: `i` is within the `argc` values of `argv`.
+    unsafe { *argv.add(i as usize) }
+  } else {
+    qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)
+  }
+}

@@ -20,6 +20,10 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// QuickJS's own stack limit. The pool's threads have a much larger real stack
+/// (`sched::pool::THREAD_STACK`), so deep recursion is a catchable `RangeError`, never an overflow.
+pub const JS_STACK_LIMIT: usize = 4 * 1024 * 1024;
+
 /// Origin of [`RunControl`]'s clock readings (atomics hold nanoseconds since it).
 static EPOCH: std::sync::LazyLock<Instant> = std::sync::LazyLock::new(Instant::now);
 
@@ -259,8 +263,8 @@ impl RunControl {
     // merely slow to finish (waiting for a core, or for the kernel to hand it fresh pages
     // during a burst of starting runs) must not be demoted, or the pool, counting demoted
     // slices as holding their threads, starts more threads that make every slice slower.
-    if slice_cpu >= crate::priority::DEMOTE_AFTER.as_nanos() as u64 {
-      crate::priority::demote_current();
+    if slice_cpu >= crate::sched::priority::DEMOTE_AFTER.as_nanos() as u64 {
+      crate::sched::priority::demote_current();
     }
     self.check_compute_at(self.cpu_done_ns() + slice_cpu)
   }
@@ -468,21 +472,22 @@ mod tests {
   fn a_slice_is_demoted_for_the_cpu_it_uses_not_its_wall_time() {
     std::thread::spawn(|| {
       let demoted = Arc::new(AtomicBool::new(false));
-      crate::priority::watch_current(demoted.clone());
+      crate::sched::priority::watch_current(demoted.clone());
       let control = RunControl::new(Limits::default());
       control.begin_slice();
       assert!(!control.poll());
-      std::thread::sleep(crate::priority::DEMOTE_AFTER * 3);
+      std::thread::sleep(crate::sched::priority::DEMOTE_AFTER * 3);
       assert!(!control.poll());
       assert!(!demoted.load(Ordering::Acquire), "demoted for sleeping");
       let cpu_at = thread_cpu_ns();
-      while thread_cpu_ns() - cpu_at < (crate::priority::DEMOTE_AFTER * 2).as_nanos() as u64 {
+      while thread_cpu_ns() - cpu_at < (crate::sched::priority::DEMOTE_AFTER * 2).as_nanos() as u64
+      {
         std::hint::black_box(0u64);
       }
       assert!(!control.poll());
       assert!(demoted.load(Ordering::Acquire), "not demoted after computing");
       control.end_slice();
-      crate::priority::restore_current();
+      crate::sched::priority::restore_current();
       assert!(control.cpu_done_ns() >= Duration::from_millis(4).as_nanos() as u64);
     })
     .join()

@@ -1,0 +1,37 @@
+//! What the engine and its embedder (the Node-API edge, or a test) say to each other: run
+//! ids, the [`Host`] that receives results, binding calls and live logs, and the options a
+//! run may ask for. Plain types only; this module uses nothing else in the crate.
+
+pub type RunId = u64;
+
+/// Where results and binding calls go. Called on pool threads.
+pub trait Host: Send + Sync + 'static {
+  /// The run ended; `result_json` is the whole result object as JSON text.
+  fn settled(&self, run: RunId, result_json: String);
+  /// The program called binding functions, in this order. Answer each with
+  /// [`crate::Engine::settle_call`] or [`crate::Engine::settle_batch`]. Calls are batched per slice (and flushed while a long slice
+  /// runs), so the host sees them promptly and in program order.
+  fn calls(&self, run: RunId, batch: Vec<HostCall>);
+  /// Log entries of a run started with [`RunOptions::live_logs`], in order, as a JSON array
+  /// of strings; delivered before the calls of the same slice and before the result. Entries
+  /// past the output cap are not delivered.
+  fn logs(&self, _run: RunId, _entries_json: String) {}
+}
+
+/// One binding call on its way to the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCall {
+  /// Unique within the run; the answer names it.
+  pub call: u32,
+  /// Flat index over the request's namespaces and their members, in order.
+  pub function: u32,
+  /// The argument as JSON text (what `JSON.stringify` would give).
+  pub args_json: String,
+}
+
+/// What a run may ask for besides its program, bindings and limits.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+  /// Hand each log entry to [`Host::logs`] as the program emits it (besides the result).
+  pub live_logs: bool,
+}
