@@ -5,7 +5,7 @@
 // messages that name the field, AbortSignal listeners (added per run, always removed),
 // turning the native result JSON into the result object, and keeping the Node process
 // alive exactly while a run is in flight (the native side only holds weak handles).
-// The engine itself — transpiling, executing, measuring — is Rust (see ARCHITECTURE.md).
+// The engine itself — transpiling, executing, measuring — is Rust (see docs/architecture.md).
 //
 // lib/loader.js      the native addon, with a clear error when it cannot load
 // lib/validation.js  config, session options and requests; the reserved-name sets
