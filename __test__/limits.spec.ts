@@ -21,6 +21,9 @@ const waitTools = [{ global: 'tools', functions: { wait: never } }]
 const COMPUTE = { kind: 'timeout', message: 'compute budget exhausted (200ms busy)' }
 const WALL = { kind: 'timeout', message: 'wall-clock ceiling reached (300ms)' }
 const overCap = (n: number) => ({ kind: 'output-limit', message: `outer output exceeded ${n} bytes` })
+/** An output-limit whose message was cut to fit beside the logs kept (the cap is below `[]` plus the whole message). */
+const cutOverCap = (message: string) => ({ kind: 'output-limit', message })
+const outputBytes = (r: Api.CodeRunResult) => Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.error?.message ?? ''))
 
 describe('timers', () => {
   test('a 0 ms timer fires after a microtask', async () => {
@@ -235,19 +238,19 @@ describe('output ledger', () => {
 
   test('return "€" fits at 7 bytes and fails at 6', async () => {
     expect(await runOn(capped(7), 'return "€"')).toEqual({ logs: [], value: '€' })
-    expect(await runOn(capped(6), 'return "€"')).toEqual({ logs: [], error: overCap(6) })
+    expect(await runOn(capped(6), 'return "€"')).toEqual({ logs: [], error: cutOverCap('ou') })
   })
 
   test('a log plus a return fits at 11 bytes and fails at 10', async () => {
     const program = 'console.log("abc"); return "xy"'
     expect(await runOn(capped(11), program)).toEqual({ logs: ['abc'], value: 'xy' })
-    expect(await runOn(capped(10), program)).toEqual({ logs: [], error: overCap(10) })
+    expect(await runOn(capped(10), program)).toEqual({ logs: [], error: cutOverCap('outer ') })
   })
 
   test('a log plus a thrown string fits at 11 bytes and fails at 10', async () => {
     const program = 'console.log("abc"); throw "xy"'
     expect(await runOn(capped(11), program)).toEqual({ logs: ['abc'], error: { kind: 'exception', message: 'xy' } })
-    expect(await runOn(capped(10), program)).toEqual({ logs: [], error: overCap(10) })
+    expect(await runOn(capped(10), program)).toEqual({ logs: [], error: cutOverCap('outer ') })
   })
 
   test('a 1 MB error message fits the default cap and not a 1000-byte cap', async () => {
@@ -269,8 +272,44 @@ describe('output ledger', () => {
     expect(await p).toEqual({ logs: ['hi'], error: overCap(64) })
   })
 
-  test('a syntax error under a 4-byte cap is output-limit', async () => {
-    expect(await runOn(capped(4), 'return (')).toEqual({ logs: [], error: overCap(4) })
+  test('a syntax error under a 4-byte cap is output-limit with [] and an empty message', async () => {
+    expect(await runOn(capped(4), 'return (')).toEqual({ logs: [], error: cutOverCap('') })
+    expect(await runOn(capped(4), 'return 12')).toEqual({ logs: [], value: 12 })
+    expect(await runOn(capped(4), 'return 123')).toEqual({ logs: [], error: cutOverCap('') })
+    expect(await runOn(capped(4), 'console.log("a")')).toEqual({ logs: [], error: cutOverCap('') })
+  })
+
+  test('logs plus the message never exceed the cap, for every cap from 4 up', async () => {
+    const programs = [
+      'console.log("abc"); return "xy"',
+      'console.log(`start-${`😀"\\\\\\n`.repeat(20)}`); return null',
+      'for (let i = 0; i < 50; i++) console.log("spam line", i); throw new Error("e".repeat(500))',
+    ]
+    const caps = [4, 5, 6, 7, 9, 10, 11, 20, 33, 34, 35, 36, 40, 60, 96, 120]
+    const rts = new Map(caps.map((cap) => [cap, capped(cap)]))
+    for (const program of programs) {
+      for (const cap of caps) {
+        const r = await runOn(rts.get(cap)!, program)
+        if (r.error?.kind !== 'output-limit') {
+          expect(Buffer.byteLength(JSON.stringify(r.logs)) + Buffer.byteLength(JSON.stringify(r.value)), `${cap}: ${program}`).toBeLessThanOrEqual(cap)
+          continue
+        }
+        expect(outputBytes(r), `${cap}: ${program}`).toBeLessThanOrEqual(cap)
+        const full = `outer output exceeded ${cap} bytes`
+        expect(full.startsWith(r.error!.message), `${cap}: ${program}`).toBe(true)
+        // Logs are kept only beside the whole message; a cut message has nothing but [] beside it.
+        if (r.logs.length > 0) expect(r.error!.message).toBe(full)
+        if (r.error!.message !== full) expect(outputBytes(r)).toBe(cap)
+      }
+    }
+  })
+
+  test('the last kept log is cut at a code point, its escapes whole', async () => {
+    // 52-byte cap: the message takes 32, the logs 20: [" ab 😀 \" \\ cdefgh "].
+    const r = await runOn(capped(52), 'console.log("ab😀\\"\\\\" + "cdefghijklmnopqrstuvwxyz".repeat(3))')
+    expect(r).toEqual({ logs: ['ab😀"\\cdefgh'], error: overCap(52) })
+    // 35-byte cap: 3 bytes for the logs, not enough for [""].
+    expect(await runOn(capped(35), 'console.log("😀".repeat(10))')).toEqual({ logs: [], error: overCap(35) })
   })
 
   test('exactly at the 64 MiB default boundary a result fits and one byte more fails', async () => {

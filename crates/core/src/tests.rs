@@ -418,7 +418,13 @@ fn output_cap_applies() {
   let v = run_with("return '€'", Limits { max_output_bytes: 7, ..Limits::default() });
   assert_eq!(v["value"], "€");
   let v = run_with("return '€'", Limits { max_output_bytes: 6, ..Limits::default() });
-  assert_eq!(error_of(&v), ("output-limit".into(), "outer output exceeded 6 bytes".into()));
+  assert_eq!(error_of(&v), ("output-limit".into(), "ou".into()));
+  let v = run_with(
+    "console.log('abc'); return 'xy'",
+    Limits { max_output_bytes: 10, ..Limits::default() },
+  );
+  assert_eq!(v["logs"], serde_json::json!([]));
+  assert_eq!(error_of(&v), ("output-limit".into(), "outer ".into()));
   let v = run_with(
     "for (;;) console.log('flood')",
     Limits { max_output_bytes: 1 << 20, ..Limits::default() },

@@ -134,40 +134,32 @@ impl Ledger {
   }
 
   /// The longest prefix of the logs (the last entry possibly cut at a code point) that fits
-  /// beside the output-limit message, then that message.
+  /// beside the output-limit message, then that message, itself cut to what is left when
+  /// even `[]` and the whole message would not fit: `bytes(logs) + bytes(message)` never
+  /// exceeds the cap, down to the minimum cap of 4 (`[]` and `""`).
   fn finish_over_cap(self) -> String {
-    let failure = Failure::new(FailureKind::OutputLimit, messages::output_exceeded(self.max_bytes));
-    let budget = self.max_bytes.saturating_sub(json_string_len(failure.message.as_bytes()));
-    let mut kept: Vec<&str> = Vec::new();
-    let mut cut: Option<String> = None;
+    let full_message = messages::output_exceeded(self.max_bytes);
+    let budget = self.max_bytes.saturating_sub(json_string_len(full_message.as_bytes()));
+    let mut entries: Vec<&str> = Vec::new();
     let mut used: u64 = 2;
     for entry in &self.entries {
-      let sep = u64::from(!kept.is_empty());
+      let sep = u64::from(!entries.is_empty());
+      let room = budget.saturating_sub(used + sep);
       let full = json_string_len(entry.as_bytes());
       if used + sep + full <= budget {
         used += sep + full;
-        kept.push(entry);
+        entries.push(entry);
         continue;
       }
-      // Room for the quotes and at least one character?
-      let mut room = budget.saturating_sub(used + sep + 2);
-      let mut end = 0;
-      for (i, ch) in entry.char_indices() {
-        let mut tmp = [0u8; 4];
-        let cost = json_string_len(ch.encode_utf8(&mut tmp).as_bytes()) - 2;
-        if cost > room {
-          break;
-        }
-        room -= cost;
-        end = i + ch.len_utf8();
-      }
-      if end > 0 {
-        cut = Some(entry[..end].to_owned());
+      let cut = longest_fitting_prefix(entry, room);
+      if !cut.is_empty() {
+        used += sep + json_string_len(cut.as_bytes());
+        entries.push(cut);
       }
       break;
     }
-    let mut entries: Vec<String> = kept.into_iter().map(str::to_owned).collect();
-    entries.extend(cut);
+    let message = longest_fitting_prefix(&full_message, self.max_bytes.saturating_sub(used));
+    let failure = Failure::new(FailureKind::OutputLimit, message);
     let mut out = String::from("{\"logs\":");
     write_logs(&mut out, &entries);
     write_error(&mut out, &failure);
@@ -176,13 +168,32 @@ impl Ledger {
   }
 }
 
-fn write_logs(out: &mut String, entries: &[String]) {
+/// The longest prefix of `text`, cut at a code point, whose JSON string (quotes included)
+/// takes at most `max_json_bytes`; empty when not even the quotes and one character fit.
+fn longest_fitting_prefix(text: &str, max_json_bytes: u64) -> &str {
+  let Some(mut room) = max_json_bytes.checked_sub(2) else {
+    return "";
+  };
+  let mut end = 0;
+  for (i, ch) in text.char_indices() {
+    let mut tmp = [0u8; 4];
+    let cost = json_string_len(ch.encode_utf8(&mut tmp).as_bytes()) - 2;
+    if cost > room {
+      break;
+    }
+    room -= cost;
+    end = i + ch.len_utf8();
+  }
+  &text[..end]
+}
+
+fn write_logs<S: AsRef<str>>(out: &mut String, entries: &[S]) {
   out.push('[');
   for (i, e) in entries.iter().enumerate() {
     if i > 0 {
       out.push(',');
     }
-    write_json_string(out, e.as_bytes());
+    write_json_string(out, e.as_ref().as_bytes());
   }
   out.push(']');
 }
@@ -355,10 +366,10 @@ mod tests {
     // "€" is 5 bytes of JSON, [] is 2.
     let l = Ledger::new(7);
     assert_eq!(l.finish(Completion::Value(Some("\"€\"".into()))), "{\"logs\":[],\"value\":\"€\"}");
+    // [] and the message's quotes leave 2 bytes of message.
     let l = Ledger::new(6);
     let out = l.finish(Completion::Value(Some("\"€\"".into())));
-    assert!(out.contains("\"output-limit\""), "{out}");
-    assert!(out.contains("outer output exceeded 6 bytes"), "{out}");
+    assert_eq!(out, r#"{"logs":[],"error":{"kind":"output-limit","message":"ou"}}"#);
   }
 
   #[test]
@@ -371,7 +382,8 @@ mod tests {
     );
     let mut l = Ledger::new(10);
     l.push(b"abc".to_vec());
-    assert!(l.finish(Completion::Value(Some("\"xy\"".into()))).contains("output-limit"));
+    let out = l.finish(Completion::Value(Some("\"xy\"".into())));
+    assert_eq!(out, r#"{"logs":[],"error":{"kind":"output-limit","message":"outer "}}"#);
     let mut l = Ledger::new(11);
     l.push(b"abc".to_vec());
     let out = l.finish(Completion::Failed(Failure::new(FailureKind::Exception, "xy")));
@@ -399,5 +411,84 @@ mod tests {
     assert!(!l.push(b"67890".to_vec()));
     assert!(!l.push(b"x".to_vec()));
     assert_eq!(l.entries.len(), 2);
+  }
+
+  /// `bytes(logs)` and `bytes(message)` of an output-limit result.
+  fn over_cap_parts(out: &str) -> (&str, &str) {
+    let logs = &out["{\"logs\":".len()..out.find(",\"error\"").unwrap()];
+    let message = &out[out.find("\"message\":").unwrap() + "\"message\":".len()..out.len() - 2];
+    (logs, message)
+  }
+
+  #[test]
+  fn the_minimum_cap_keeps_an_empty_log_list_and_an_empty_message() {
+    let out = Ledger::new(4)
+      .finish(Completion::Failed(Failure::new(FailureKind::Exception, "SyntaxError: x")));
+    assert_eq!(out, r#"{"logs":[],"error":{"kind":"output-limit","message":""}}"#);
+    let mut l = Ledger::new(4);
+    assert!(!l.push(b"a".to_vec()));
+    assert_eq!(
+      l.finish(Completion::Value(None)),
+      r#"{"logs":[],"error":{"kind":"output-limit","message":""}}"#
+    );
+  }
+
+  #[test]
+  fn logs_and_message_never_exceed_any_cap() {
+    let logs: [&[u8]; 4] =
+      [b"start-\xF0\x9F\x98\x80\"\\\n", "héllo €".as_bytes(), b"tab\there", b"\x01end"];
+    for cap in 4..160u64 {
+      for completion in [
+        Completion::Value(Some(
+          "\"yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\""
+            .into(),
+        )),
+        Completion::Failed(Failure::new(FailureKind::Exception, "x".repeat(200))),
+      ] {
+        let mut l = Ledger::new(cap);
+        for entry in logs {
+          if !l.push(entry.to_vec()) {
+            break;
+          }
+        }
+        let out = l.finish(completion);
+        if !out.contains("\"output-limit\"") {
+          assert!(out.len() - r#"{"logs":,"value":}"#.len() <= cap as usize, "cap {cap}: {out}");
+          continue;
+        }
+        let (kept, message) = over_cap_parts(&out);
+        assert!(kept.len() + message.len() <= cap as usize, "cap {cap}: {out}");
+        let full = messages::output_exceeded(cap);
+        let text = &message[1..message.len() - 1];
+        assert!(full.starts_with(text), "cap {cap}: {out}");
+        // A log is kept only beside the whole message; a cut message means nothing else fit.
+        if kept != "[]" {
+          assert_eq!(text, full, "cap {cap}: {out}");
+        }
+        if text != full {
+          assert_eq!(message.len(), cap as usize - 2, "cap {cap}: {out}");
+        }
+      }
+    }
+  }
+
+  #[test]
+  fn a_cut_log_ends_at_a_code_point_and_escapes_stay_whole() {
+    // The message ("outer output exceeded 52 bytes" and its quotes) is 32 bytes: 20 for the logs.
+    let mut l = Ledger::new(52);
+    l.push("ab😀\"\\cdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnop".as_bytes().to_vec());
+    let out = l.finish(Completion::Value(None));
+    // [" + ab (2) + 😀 (4) + \" (2) + \\ (2) + cdefgh (6) + "] = 20.
+    assert_eq!(
+      out,
+      r#"{"logs":["ab😀\"\\cdefgh"],"error":{"kind":"output-limit","message":"outer output exceeded 52 bytes"}}"#
+    );
+    let mut l = Ledger::new(35);
+    l.push("😀".repeat(10).into_bytes());
+    // 3 bytes for the logs: not even [""] fits, so no entry is kept.
+    assert_eq!(
+      l.finish(Completion::Value(None)),
+      r#"{"logs":[],"error":{"kind":"output-limit","message":"outer output exceeded 35 bytes"}}"#
+    );
   }
 }
