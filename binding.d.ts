@@ -42,6 +42,13 @@ export interface NativeBinding {
   memberNameProperty?: string
 }
 
+/**
+ * `@cloudflare/codemode`'s `normalizeCode(code)`, deciding on the code as TypeScript, after
+ * undoing that function's fallback wrap of TypeScript it could not parse (see
+ * `code_runtime_core::codemode`). For `codemode.js`.
+ */
+export declare function normalizeCode(code: string): string
+
 /** Opens a session (see `Engine::open_session`) and returns its id. */
 export declare function openSession(engineId: number, computeMs: number, maxWallMs: number, maxOutputBytes: number, maxHeapMb: number): number
 

@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.NativeEngine = nativeBinding.NativeEngine
 module.exports.abort = nativeBinding.abort
 module.exports.closeSession = nativeBinding.closeSession
+module.exports.normalizeCode = nativeBinding.normalizeCode
 module.exports.openSession = nativeBinding.openSession
 module.exports.resultWithoutRunning = nativeBinding.resultWithoutRunning
 module.exports.settleCall = nativeBinding.settleCall

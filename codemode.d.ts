@@ -109,7 +109,13 @@ export declare class QuickJSExecutor implements Executor {
   readonly runtime: CodeRuntime
   /**
    * Runs `code` with each provider as a namespace global (a plain record of functions is the
-   * `codemode` namespace). Never rejects: failures resolve as `{ result: undefined, error, logs? }`
+   * `codemode` namespace). The code is first normalized as the package's executors do
+   * (`normalizeCode`: fences cut, a bare expression or statements made an async arrow that
+   * returns the last expression, `export default`, a function declaration), deciding on
+   * TypeScript as on its JavaScript; code that the package's `createCodeTool` already wrapped in
+   * a block only because it held types is unwrapped first. Provider names the package reserves
+   * (`Promise`, `setTimeout`, `Error`, `console`, `__dispatchers`, its codec names, …) are
+   * refused with its message. Never rejects: failures resolve as `{ result: undefined, error, logs? }`
    * — a throw (its `message`), a syntax error, a timeout (`Execution timed out …`), `dispose()`
    * (`Execution aborted: executor disposed`), an invalid or duplicate provider name, connectors.
    */

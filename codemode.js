@@ -10,6 +10,7 @@
 // dependency: nothing here imports it (codemode.d.ts declares structurally compatible types).
 
 const { CodeRuntime } = require('./index.js')
+const { normalizeCode } = require('./binding.js')
 
 const DEFAULT_TIMEOUT_MS = 60000
 const MAX_TIMEOUT_MS = 2147483647
@@ -17,13 +18,20 @@ const PROVIDER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/
 const BINARY_TAG = '__codemode_binary_v1__'
 const INTERNAL_PREFIX = '__codemode'
 
-/** Names a provider may not take: they cannot be parameter names in strict mode, or would hide `console`. */
+/**
+ * Names a provider may not take: `DynamicWorkerExecutor`'s reserved names (0.5.6: its
+ * sandbox's own globals and codec helpers), and words that cannot be parameter names in
+ * strict mode.
+ */
 const RESERVED_PROVIDER_NAMES = new Set([
+  '__dispatchers', '__connectors', '__logs', '__CODEMODE_BINARY_TAG', '__bytesToBase64', '__base64ToBytes',
+  '__encodeCodemodeValue', '__decodeCodemodeValue', '__stringifyForCodemode', '__parseForCodemode',
+  'WorkerEntrypoint', 'CodeExecutor', 'Promise', 'setTimeout', 'Error', 'console',
   'await', 'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do',
   'else', 'enum', 'export', 'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in',
   'instanceof', 'new', 'null', 'return', 'super', 'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var',
   'void', 'while', 'with', 'yield', 'let', 'static', 'implements', 'interface', 'package', 'private',
-  'protected', 'public', 'arguments', 'eval', 'console',
+  'protected', 'public', 'arguments', 'eval',
 ]) // prettier-ignore
 
 /** `@cloudflare/codemode`'s `sanitizeToolName` reserved set (the generated types use the sanitized names). */
@@ -193,10 +201,46 @@ function buildProgram(code, providers) {
   return { program, column: head.length }
 }
 
-/** Positions on line 1 of a parse error or stack (`(1:68)`, `program.ts:1:68`) as columns of the code. */
-function codeColumns(message, offset) {
-  const shift = (column) => String(Number(column) > offset ? Number(column) - offset : column)
-  return message.replace(/\(1:(\d+)\)/g, (_, c) => `(1:${shift(c)})`).replace(/(program\.ts:1:)(\d+)/g, (_, at, c) => at + shift(c))
+const NORMALIZED_HEAD = 'async () => {\n'
+
+/**
+ * Where the normalized code's text came from in the code as written, as a function from a
+ * program position (1-based line and column) to the code's; `undefined` where it has no
+ * counterpart. The normalized code is either a piece of the code (an arrow function, fences
+ * and blanks cut away), on line 1 of the program after `head`, or `async () => {\n` and text
+ * that starts with a piece of the code, from line 2.
+ */
+function codePositions(code, normalized, headLength) {
+  let at = code.indexOf(normalized)
+  let firstLine = 1
+  if (at < 0 && normalized.startsWith(NORMALIZED_HEAD)) {
+    const rest = normalized.slice(NORMALIZED_HEAD.length)
+    const firstRestLine = rest.slice(0, rest.indexOf('\n') >>> 0)
+    at = firstRestLine === '' ? -1 : code.indexOf(firstRestLine)
+    firstLine = 2
+  }
+  if (at < 0) return () => undefined
+  const before = code.slice(0, at)
+  const line = before.split('\n').length
+  const column = at - before.lastIndexOf('\n')
+  const firstColumnShift = firstLine === 1 ? headLength : 0
+  return (programLine, programColumn) => {
+    if (programLine < firstLine) return undefined
+    if (programLine > firstLine) return [line + programLine - firstLine, programColumn]
+    if (programColumn <= firstColumnShift) return undefined
+    return [line, column + programColumn - firstColumnShift - 1]
+  }
+}
+
+/** Positions in a parse error or stack (`(2:68)`, `program.ts:2:68`) as positions in the code. */
+function codeLocations(message, toCode) {
+  const map = (line, column, format) => {
+    const mapped = toCode(Number(line), Number(column))
+    return mapped === undefined ? format(line, column) : format(mapped[0], mapped[1])
+  }
+  return message
+    .replace(/\((\d+):(\d+)\)/g, (_, l, c) => map(l, c, (a, b) => `(${a}:${b})`))
+    .replace(/(program\.ts:)(\d+):(\d+)/g, (_, at, l, c) => map(l, c, (a, b) => `${at}${a}:${b}`))
 }
 
 function describe(value) {
@@ -281,11 +325,12 @@ class QuickJSExecutor {
       const bindings = []
       for (const provider of providers) {
         const name = provider?.name
+        // The package's order: reserved, then not an identifier, then a duplicate.
+        if (typeof name === 'string' && (RESERVED_PROVIDER_NAMES.has(name) || name.startsWith(INTERNAL_PREFIX))) {
+          return failure(`Provider name "${name}" is reserved`)
+        }
         if (typeof name !== 'string' || !PROVIDER_NAME.test(name)) {
           return failure(`Provider name ${describe(name)} is not a valid JavaScript identifier`)
-        }
-        if (RESERVED_PROVIDER_NAMES.has(name) || name.startsWith(INTERNAL_PREFIX)) {
-          return failure(`Provider name "${name}" is reserved`)
         }
         if (seen.has(name)) return failure(`Duplicate provider name "${name}"`)
         seen.add(name)
@@ -317,7 +362,9 @@ class QuickJSExecutor {
         timedOut = true
         controller.abort(new Error(`Execution timed out after ${this.#timeoutMs}ms`))
       }, this.#timeoutMs)
-      const { program, column } = buildProgram(code, resolved)
+      // As the package's executors do (TypeScript read as its JavaScript, see normalizeCode).
+      const normalized = normalizeCode(code)
+      const { program, column } = buildProgram(normalized, resolved)
       const run = this.#runtime.run({ program, bindings, signal: controller.signal })
       this.#inFlight.set(controller, run)
       const outcome = await run
@@ -328,7 +375,7 @@ class QuickJSExecutor {
         if (kind === 'abort' && this.#disposed) return failure('Execution aborted: executor disposed', logs)
         if (kind === 'abort') return failure(`Execution aborted: ${message}`, logs)
         if (kind === 'timeout') return failure(`Execution timed out: ${message}`, logs)
-        return failure(kind === 'exception' ? codeColumns(message, column) : message, logs)
+        return failure(kind === 'exception' ? codeLocations(message, codePositions(code, normalized, column)) : message, logs)
       }
       const completion = outcome.value
       if (completion?.ok === true && typeof completion.json === 'string') {

@@ -312,3 +312,90 @@ describe('constructor', () => {
     expect(Object.prototype.toString.call(executor)).toBe('[object QuickJSExecutor]')
   })
 })
+
+/**
+ * `normalizeCode` of the installed `@cloudflare/codemode` (not exported from a Node entry:
+ * found by name among its chunks), to compare ours with on JavaScript.
+ */
+async function packageNormalizeCode(): Promise<(code: string) => string> {
+  const { readdirSync } = await import('node:fs')
+  const dist = join(__dirname, '..', 'node_modules', '@cloudflare', 'codemode', 'dist')
+  for (const file of readdirSync(dist).filter((f) => f.endsWith('.js'))) {
+    const source = require('node:fs').readFileSync(join(dist, file), 'utf8') as string
+    if (!/^function normalizeCode\(/m.test(source) || source.includes('cloudflare:workers')) continue
+    const chunk = await import(join(dist, file))
+    const found = Object.values(chunk).find((f) => typeof f === 'function' && f.name === 'normalizeCode')
+    if (found) return found as (code: string) => string
+  }
+  throw new Error('normalizeCode not found in @cloudflare/codemode')
+}
+
+describe('the same answers as the package executors', () => {
+  const nativeNormalize: (code: string) => string = require('../binding.js').normalizeCode
+
+  test('execute() normalizes code as the package executors do: expressions, fences, statements', async () => {
+    expect(await executor.execute('42', {})).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute('42', [])).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute('```js\n1 + 1\n```', [])).toEqual({ result: 2, logs: [] })
+    expect(await executor.execute('```javascript\nconst a = 2\na * 3\n```\n', [])).toEqual({ result: 6, logs: [] })
+    expect(await executor.execute('async () => 42', [])).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute('const r = await codemode.add(2, 3); r * 2', { add: async (a: unknown, b: unknown) => Number(a) + Number(b) })).toEqual({ result: 10, logs: [] })
+    expect(await executor.execute('function main() { return "m" }', [])).toEqual({ result: 'm', logs: [] })
+    expect(await executor.execute('export default async function () { return "d" }', [])).toEqual({ result: 'd', logs: [] })
+    expect(await executor.execute('export default async () => "e"', [])).toEqual({ result: 'e', logs: [] })
+    expect(await executor.execute('const hello = "hello"; `${hello} world`', [])).toEqual({ result: 'hello world', logs: [] })
+    expect(await executor.execute('   ', [])).toEqual({ result: undefined, logs: [] })
+  })
+
+  test('normalization decides on JavaScript exactly as the package normalizeCode', async () => {
+    const theirs = await packageNormalizeCode()
+    const inputs = [
+      '', '  \n\t ', 'async () => { return 1 }', 'async () => { return 1; };', '() => 42', '  () => 42  ', '(async () => 1)',
+      'async (x) => x', '1 + 2', 'console.log("hello")', "await fetch('http://example.com')", 'const x = 1;',
+      'const x = 1\nx', 'if (a) { b() }', 'return 5', 'const a = 1; return a', 'function f() { return 1 }',
+      'function f() { return 1 }\nf()', 'export default function () { return 1 }', 'export default async () => 1',
+      'export default class { }', 'export default function named() { return 2 }', 'export default 40 + 2',
+      '```js\nasync () => 1\n```', '```ts\n() => 42\n```', '```\n() => 42\n```  ', '```typescript\n  1\n```',
+      '```python\nprint(1)\n```', 'return ((', 'const t = `a ${`b`}`; t', '(1, 2)', 'for (;;) break', 'a; b; c',
+      'class A {}', 'let x = await codemode.f(); x.y', 'throw new Error("x")', '/* comment */ 1', '1 // trailing',
+    ]
+    for (const input of inputs) expect(nativeNormalize(input), JSON.stringify(input)).toBe(theirs(input))
+  })
+
+  test('TypeScript reaches the executor as its JavaScript would, directly and through createCodeTool', async () => {
+    const typed = 'async () => { const n: number = 42; return n }'
+    expect(await executor.execute(typed, [])).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute('const n: number = 41\nn + 1', [])).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute('interface P { n: number }\nconst p: P = { n: 7 }\np.n', [])).toEqual({ result: 7, logs: [] })
+    expect(await executor.execute('```ts\nconst s: string = "ts"\ns\n```', [])).toEqual({ result: 'ts', logs: [] })
+    // createCodeTool normalizes first (acorn, JavaScript only): typed code arrives wrapped in a block.
+    const theirs = await packageNormalizeCode()
+    expect(theirs(typed)).toBe(`async () => {\n${typed}\n}`)
+    expect(await executor.execute(theirs(typed), [])).toEqual({ result: 42, logs: [] })
+    expect(await executor.execute(theirs('const n: number = 9\nn'), [])).toEqual({ result: 9, logs: [] })
+    const codeTool = createCodeTool({ tools: {}, executor })
+    expect(await callTool(codeTool, typed)).toMatchObject({ result: 42 })
+    expect(await callTool(codeTool, 'async (): Promise<number> => { const xs: number[] = [1, 2]; return xs.length }')).toMatchObject({ result: 2 })
+    // A wrap of JavaScript is the code's own meaning and stays: this block returns nothing.
+    expect(await executor.execute('async () => {\nasync () => 1\n}', [])).toEqual({ result: undefined, logs: [] })
+  })
+
+  test('a syntax error points into the code as written, wrapped or not', async () => {
+    const bare = await executor.execute('const a = 1\nconst = 2', [])
+    expect(bare.error).toMatch(/^SyntaxError: .*\(2:\d+\)$/)
+    const fenced = await executor.execute('```ts\nconst a = 1\nconst = 2\n```', [])
+    expect(fenced.error).toMatch(/^SyntaxError: .*\(3:\d+\)$/)
+  })
+
+  test('the package reserved provider names are refused with its message', async () => {
+    const names = ['__dispatchers', '__connectors', '__logs', '__stringifyForCodemode', '__parseForCodemode', '__CODEMODE_BINARY_TAG',
+      '__bytesToBase64', '__base64ToBytes', '__encodeCodemodeValue', '__decodeCodemodeValue', 'WorkerEntrypoint', 'CodeExecutor',
+      'Promise', 'setTimeout', 'Error', 'console'] // prettier-ignore
+    for (const name of names) {
+      expect(await executor.execute('async () => 42', [{ name, fns: {} }])).toEqual({ result: undefined, error: `Provider name "${name}" is reserved` })
+    }
+    // Reserved is checked before the identifier rule, then duplicates, as the package does.
+    expect((await executor.execute('async () => 1', [{ name: 'ok', fns: {} }, { name: 'Promise', fns: {} }, { name: 'ok', fns: {} }])).error).toBe('Provider name "Promise" is reserved')
+    expect((await executor.execute('async () => 1', [{ name: '1x', fns: {} }])).error).toBe('Provider name "1x" is not a valid JavaScript identifier')
+  })
+})

@@ -178,6 +178,14 @@ pub fn start(
   }
 }
 
+/// `@cloudflare/codemode`'s `normalizeCode(code)`, deciding on the code as TypeScript, after
+/// undoing that function's fallback wrap of TypeScript it could not parse (see
+/// `code_runtime_core::codemode`). For `codemode.js`.
+#[napi(catch_unwind)]
+pub fn normalize_code(code: String) -> String {
+  code_runtime_core::codemode::normalize_for_executor(code)
+}
+
 /// Opens a session (see `Engine::open_session`) and returns its id.
 #[napi(catch_unwind)]
 pub fn open_session(

@@ -29,6 +29,7 @@
 //! outlives it but that text.
 
 pub mod bridge;
+pub mod codemode;
 pub mod console;
 pub mod host;
 pub mod limits;

@@ -33,6 +33,7 @@ use swc_core::ecma::transforms::typescript::{typescript, Config as TsConfig};
 use swc_core::ecma::visit::{Visit, VisitWith};
 
 mod nesting;
+pub mod normalize;
 mod session;
 
 /// Text placed before the program. It stays on line 1, so only line 1's columns shift.
