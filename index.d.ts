@@ -5,6 +5,29 @@
  * @packageDocumentation
  */
 
+declare global {
+  interface SymbolConstructor {
+    /**
+     * `Symbol.asyncDispose` (ES2024 explicit resource management, `lib: esnext.disposable`),
+     * declared here as `@types/node` declares it, so these typings compile under `lib: es2022`.
+     */
+    readonly asyncDispose: unique symbol
+  }
+}
+
+/**
+ * What the runtime uses of an `AbortSignal` (Node's, the DOM's or any other): structural, so
+ * these typings need neither `@types/node` nor `lib: dom`.
+ */
+export interface CodeAbortSignal {
+  readonly aborted: boolean
+  readonly reason?: unknown
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any listener shape of any AbortSignal
+  addEventListener(type: 'abort', listener: (event: any) => void, options?: { once?: boolean }): void
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  removeEventListener(type: 'abort', listener: (event: any) => void): void
+}
+
 /** A value that survives `JSON.parse(JSON.stringify(v))` unchanged. */
 export type CodeJsonValue = null | boolean | number | string | CodeJsonValue[] | { [key: string]: CodeJsonValue }
 
@@ -39,7 +62,7 @@ export interface CodeRunRequest {
   /** The namespaces the program may call. */
   bindings: CodeBindingNamespace[]
   /** Aborting ends the run at once with `{ kind: 'abort', message: String(signal.reason) }`. */
-  signal?: AbortSignal
+  signal?: CodeAbortSignal
   /**
    * Live logs: called on the Node main thread with each log entry as the program emits it,
    * in order and before `run()` settles (entries are batched per event-loop turn). Every entry

@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest'
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 // @ts-expect-error: a plain ES module of the harness, no typings
 import { SCENARIOS } from '../bench/scenarios.mjs'
 
@@ -30,4 +32,20 @@ test('bench/run.mjs --quick runs every scenario with correct answers', () => {
     }
   }
   expect(out.stdout).toContain('| # | scenario | ours | worker-thread |')
+}, 60_000)
+
+// A run writes its results outside the checkout unless asked: `npm run bench` leaves the
+// tracked files as they were.
+test('bench/run.mjs writes results where it is told, never into tracked files by default', () => {
+  const root = join(__dirname, '..')
+  const status = () => spawnSync('git', ['status', '--porcelain', '--untracked-files=all', 'bench'], { cwd: root, encoding: 'utf8' }).stdout
+  const before = status()
+  const out = mkdtempSync(join(tmpdir(), 'code-runtime-bench-test-'))
+  const run = spawnSync(process.execPath, [join(root, 'bench', 'run.mjs'), '--quick', '--only', 'cold', '--out', out], { cwd: root, encoding: 'utf8', timeout: 60_000 })
+  expect(run.status, run.stderr).toBe(0)
+  expect(JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')).scenarios).toBeDefined()
+  expect(existsSync(join(out, 'chart.svg'))).toBe(true)
+  expect(status()).toBe(before)
+  const source = readFileSync(join(root, 'bench', 'run.mjs'), 'utf8')
+  expect(source).toContain("args['write-results'] ? join(here, 'results') : join(os.tmpdir(), 'code-runtime-bench')")
 }, 60_000)

@@ -6,10 +6,12 @@
 // over all samples). Every answer is checked: a wrong one is an error row and exit code 1.
 //
 // Prints one JSON line per scenario and adapter, then a markdown table. A full run writes
-// bench/results/latest.json and bench/results/chart.svg.
+// latest.json and chart.svg outside the checkout (<tmpdir>/code-runtime-bench/), or into
+// bench/results/ (the figures the README shows, tracked) with --write-results, or into
+// --out <dir> (any run, --quick too).
 //
 //   node bench/run.mjs [--peers] [--quick] [--only cold,echo-seq] [--reps N]
-//                      [--runs N] [--calls N] [--no-write]
+//                      [--runs N] [--calls N] [--no-write] [--write-results] [--out <dir>]
 //
 //   --quick     correctness only: tiny counts, one rep, no peers, nothing written (seconds)
 //   --peers     add quickjs-emscripten and isolated-vm (fails if bench/peers is not installed)
@@ -31,7 +33,7 @@ const args = parseArgs(process.argv.slice(2))
 const quick = !!args.quick
 const mode = quick ? 'quick' : 'full'
 const withPeers = !!args.peers && !quick
-const write = !quick && !args['no-write'] && !args.only
+const write = !args['no-write'] && (typeof args.out === 'string' || (!quick && !args.only))
 
 if (args.list) {
   for (const s of SCENARIOS) console.log(`${s.id.padEnd(16)} ${s.title}`)
@@ -288,7 +290,7 @@ const table = [
 console.log('\n' + table)
 
 if (write) {
-  const outDir = join(here, 'results')
+  const outDir = typeof args.out === 'string' ? args.out : args['write-results'] ? join(here, 'results') : join(os.tmpdir(), 'code-runtime-bench')
   mkdirSync(outDir, { recursive: true })
   machine.loadavg_at_end = os.loadavg().map((x) => +x.toFixed(2))
   const result = {

@@ -1,17 +1,18 @@
-// Checks the package as npm users get it. It packs the main package (with the pinned
-// `optionalDependencies` that `napi pre-publish` writes at release) and this platform's binary
-// package, asserts what each tarball holds, installs both into a fresh project in the
+// Checks the package as npm users get it. It checks the manifest (the seven platform
+// packages pinned as `optionalDependencies`, repository, homepage, bugs, keywords), packs the
+// main package as it stands and this platform's binary package, asserts what each tarball holds, installs both into a fresh project in the
 // system temp directory (no registry, nothing resolvable from this checkout), and there:
 // require()s and imports the package (and its `codemode` subpath, without @cloudflare/codemode
 // installed), runs a program with a binding, runs the command line, and type-checks TypeScript
-// that uses the exported types with `tsc --strict`.
+// that uses the exported types with `tsc --strict` (also under `lib: es2022` alone, without
+// `@types/node`).
 //
 //   node scripts/verify-pack.mjs        (needs the built .node for this platform)
 //
 // Exits 0 and prints `verify-pack: ok …` when everything holds; set KEEP_VERIFY_PACK=1 to
 // keep the temporary directory for inspection.
 import { spawnSync } from 'node:child_process'
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -82,14 +83,19 @@ for (const key of Object.values(TARGET_KEYS)) {
   check(manifest.name === `${pkg.name}-${key}` && manifest.version === pkg.version, `npm/${key}/package.json: name or version out of step`)
   check(manifest.main === `${pkg.napi.binaryName}.${key}.node`, `npm/${key}/package.json: main is ${manifest.main}`)
 }
+const expectedOptional = Object.fromEntries(Object.values(TARGET_KEYS).sort().map((key) => [`${pkg.name}-${key}`, pkg.version]))
+check(
+  JSON.stringify(Object.fromEntries(Object.entries(pkg.optionalDependencies ?? {}).sort())) === JSON.stringify(expectedOptional),
+  `package.json optionalDependencies must pin the seven platform packages to ${pkg.version}: ${JSON.stringify(pkg.optionalDependencies)}`,
+)
+for (const field of ['repository', 'homepage', 'bugs', 'keywords', 'license', 'description', 'engines']) check(pkg[field], `package.json has no ${field}`)
+check(pkg.files.length > 0 && !pkg.private, 'package.json is private or lists no files')
 const builtBinary = join(root, binaryName)
 check(existsSync(builtBinary), `${binaryName} is not built (run node scripts/ensure-built.mjs)`)
 
 const temp = realpathSync(mkdtempSync(join(tmpdir(), 'code-runtime-verify-pack-')))
 check(relative(root, temp).startsWith('..'), `the temporary directory ${temp} is inside the checkout`)
-const stage = join(temp, 'stage')
 const app = join(temp, 'app')
-mkdirSync(stage)
 mkdirSync(app)
 
 try {
@@ -104,14 +110,8 @@ try {
   }
   check(JSON.stringify(platformPack.files) === JSON.stringify(PLATFORM_FILES), `platform tarball holds ${platformPack.files}`)
 
-  // The main package, with the optionalDependencies `napi pre-publish` adds at release.
-  const dryRun = JSON.parse(run('npm', ['pack', '--dry-run', '--json'], root))[0]
-  const mainDir = join(stage, 'main')
-  for (const { path } of dryRun.files) cpSync(join(root, path), join(mainDir, path))
-  const released = { ...pkg, optionalDependencies: {} }
-  for (const key of Object.values(TARGET_KEYS)) released.optionalDependencies[`${pkg.name}-${key}`] = pkg.version
-  writeFileSync(join(mainDir, 'package.json'), `${JSON.stringify(released, null, 2)}\n`)
-  const mainPack = pack(mainDir, temp)
+  // The main package as it stands in the checkout: it pins every platform package.
+  const mainPack = pack(root, temp)
   check(JSON.stringify(mainPack.files) === JSON.stringify(MAIN_FILES), `main tarball holds ${mainPack.files}`)
   check(!mainPack.files.some((f) => /^(src|crates|target|__test__|npm|scripts)\/|\.node$/.test(f)), 'main tarball holds sources, tests or binaries')
 
@@ -212,6 +212,10 @@ export async function codemode(): Promise<unknown> {
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['usage.mts', 'usage.cts'] }))
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   run(node, [tsc, '-p', 'tsconfig.json'], app)
+  // And with nothing but ES2022: no @types/node, no DOM, no esnext.disposable.
+  const bare = { ...compilerOptions, lib: ['es2022'] }
+  writeFileSync(join(app, 'tsconfig.bare.json'), JSON.stringify({ compilerOptions: bare, files: ['usage.mts', 'usage.cts'] }))
+  run(node, [tsc, '-p', 'tsconfig.bare.json'], app)
   // The check has teeth: a wrong type is reported.
   writeFileSync(join(app, 'usage.mts'), `import { CodeRuntime } from 'code-runtime-quickjs'\nconst n: number = new CodeRuntime().language\nvoid n\n`)
   const wrong = spawnSync(node, [tsc, '-p', 'tsconfig.json'], { cwd: app, encoding: 'utf8', env: cleanEnv })
