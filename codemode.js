@@ -10,7 +10,7 @@
 // dependency: nothing here imports it (codemode.d.ts declares structurally compatible types).
 
 const { CodeRuntime } = require('./index.js')
-const { normalizeCode } = require('./binding.js')
+const { normalizeCode } = require('./lib/loader.js')
 
 const DEFAULT_TIMEOUT_MS = 60000
 const MAX_TIMEOUT_MS = 2147483647
