@@ -263,7 +263,20 @@ function messageOf(error) {
 
 const asyncDispose = Symbol.asyncDispose ?? Symbol.for('nodejs.asyncDispose')
 
+/** Own property of every executor holding the executor itself (see CodeRuntime's INSTANCE). */
+const INSTANCE = Symbol('QuickJSExecutor instance')
+
 class QuickJSExecutor {
+  /** The executor a public member was used on, through a Proxy of it too; see CodeRuntime.#of. */
+  static #of(value, method) {
+    let self
+    try {
+      self = value[INSTANCE]
+    } catch {}
+    if (typeof self === 'object' && self !== null && #timeoutMs in self) return self
+    throw new TypeError(`QuickJSExecutor.${method} used on an object that is not a QuickJSExecutor`)
+  }
+
   #runtime
   #ownsRuntime
   #timeoutMs
@@ -298,18 +311,29 @@ class QuickJSExecutor {
       this.#runtime = new CodeRuntime(runtime)
       this.#ownsRuntime = true
     }
+    Object.defineProperty(this, INSTANCE, { value: this })
   }
 
   /** The runtime the executor runs code on (its own, or the one it was given). */
   get runtime() {
-    return this.#runtime
+    return QuickJSExecutor.#of(this, 'runtime').#runtime
   }
 
   /**
    * Runs `code` (an async arrow function's source) with each provider as a namespace global.
    * Never rejects: every failure resolves as `{ result: undefined, error, logs? }`.
    */
-  async execute(code, providersOrFns, options) {
+  execute(code, providersOrFns, options) {
+    let self
+    try {
+      self = QuickJSExecutor.#of(this, 'execute()')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#execute(code, providersOrFns, options)
+  }
+
+  async #execute(code, providersOrFns, options) {
     if (this.#disposed) return failure('QuickJSExecutor is disposed')
     let controller
     let timer
@@ -397,6 +421,16 @@ class QuickJSExecutor {
    * passed in stays usable. Later `execute()` calls resolve with an error. Idempotent.
    */
   dispose() {
+    let self
+    try {
+      self = QuickJSExecutor.#of(this, 'dispose()')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#dispose()
+  }
+
+  #dispose() {
     if (this.#disposing === null) {
       this.#disposed = true
       const runs = []

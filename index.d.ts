@@ -238,3 +238,41 @@ export declare const RESERVED_ERROR_MEMBERS: ReadonlySet<string>
 
 /** ECMAScript reserved words and strict-mode names plus Python keywords: not usable as globals. */
 export declare const PORTABLE_RESERVED_WORDS: ReadonlySet<string>
+
+/**
+ * Config of the package as a cordis plugin: {@link CodeRuntimeConfig} plus the worker-thread
+ * backend's name for the heap limit, so its `cordis.yml` config works unchanged.
+ */
+export interface CodeRuntimePluginConfig extends CodeRuntimeConfig {
+  /** The worker-thread backend's heap limit, in MiB: the same as `maxHeapMb` (setting both to different values is refused). Default 512. */
+  maxOldGenerationSizeMb?: number
+}
+
+/** What {@link Config} resolves a plugin config to: every budget of {@link CodeRuntimeConfig}. */
+export type CodeRuntimeResolvedConfig = Required<CodeRuntimeConfig>
+
+/** The plugin's name (cordis diagnostics and loggers). */
+export declare const name: 'code-runtime-quickjs'
+
+/** The service the plugin provides: `ctx.codeRuntime`, a {@link CodeRuntime}. */
+export declare const provide: 'codeRuntime'
+
+/**
+ * The plugin's config schema: called as a function (cordis 3) it returns the resolved config
+ * or throws a `TypeError`/`RangeError` naming the field; it is also a Standard Schema v1
+ * (cordis 4 calls `Config['~standard'].validate`), whose issues carry the same messages.
+ */
+export declare const Config: ((config?: CodeRuntimePluginConfig | null) => CodeRuntimeResolvedConfig) & {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: 'code-runtime-quickjs'
+    validate(value: unknown): { value: CodeRuntimeResolvedConfig; issues?: undefined } | { issues: ReadonlyArray<{ message: string }> }
+  }
+}
+
+/**
+ * Applies the plugin to a cordis context (cordis 3 or 4): starts a {@link CodeRuntime} with the
+ * config, provides it as `codeRuntime`, and disposes it when the plugin unloads or reloads.
+ * Takes the context structurally: this package depends on no cordis.
+ */
+export declare function apply(ctx: object, config?: CodeRuntimePluginConfig | null): void

@@ -12,9 +12,11 @@
 // lib/lossless.js    the lossless check of binding answers and their JSON text
 // lib/session.js     CodeSession
 // lib/runtime.js     CodeRuntime: runs, event dispatch, call answers, metrics
+// lib/cordis.js      the package as a cordis plugin (`name`, `provide`, `Config`, `apply`)
 
 const { CodeRuntime } = require('./lib/runtime.js')
 const { CodeSession } = require('./lib/session.js')
+const cordis = require('./lib/cordis.js')
 const { RESERVED_BINDING_GLOBALS, RESERVED_ERROR_MEMBERS, PORTABLE_RESERVED_WORDS } = require('./lib/validation.js')
 
 module.exports.CodeRuntime = CodeRuntime
@@ -22,3 +24,10 @@ module.exports.CodeSession = CodeSession
 module.exports.RESERVED_BINDING_GLOBALS = RESERVED_BINDING_GLOBALS
 module.exports.RESERVED_ERROR_MEMBERS = RESERVED_ERROR_MEMBERS
 module.exports.PORTABLE_RESERVED_WORDS = PORTABLE_RESERVED_WORDS
+
+// The package is itself a cordis plugin providing `codeRuntime`, so a `cordis.yml` entry can
+// name it: cordis loaders take the module's exports as the plugin object.
+module.exports.name = cordis.plugin.name
+module.exports.provide = cordis.plugin.provide
+module.exports.Config = cordis.plugin.Config
+module.exports.apply = cordis.plugin.apply

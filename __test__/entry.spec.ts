@@ -5,10 +5,11 @@ import { join } from 'node:path'
 
 const root = join(__dirname, '..')
 const require = createRequire(import.meta.url)
-const NAMES = ['CodeRuntime', 'CodeSession', 'PORTABLE_RESERVED_WORDS', 'RESERVED_BINDING_GLOBALS', 'RESERVED_ERROR_MEMBERS']
+// The runtime names, then the cordis plugin's (the package entry is the plugin object).
+const NAMES = ['CodeRuntime', 'CodeSession', 'Config', 'PORTABLE_RESERVED_WORDS', 'RESERVED_BINDING_GLOBALS', 'RESERVED_ERROR_MEMBERS', 'apply', 'name', 'provide']
 
 describe('package entry', () => {
-  test('require() exposes exactly the runtime names', () => {
+  test('require() exposes exactly the runtime names and the cordis plugin members', () => {
     const api = require('../index.js')
     expect(Object.keys(api).sort()).toEqual(NAMES)
   })

@@ -47,7 +47,25 @@ function abortMessage(signal) {
   }
 }
 
+/** Own property of every instance holding the instance itself: read through a Proxy, it leads back to the instance. */
+const INSTANCE = Symbol('CodeRuntime instance')
+
 class CodeRuntime {
+  /**
+   * The instance a public method was called on: `value` itself, or the instance behind a
+   * Proxy of it (cordis hands services out wrapped in one, and calls methods with `this` the
+   * Proxy), found through the INSTANCE property and checked by its private brand. A Proxy
+   * that lies can only name another real instance. Throws a TypeError for anything else.
+   */
+  static #of(value, method) {
+    let self
+    try {
+      self = value[INSTANCE]
+    } catch {}
+    if (typeof self === 'object' && self !== null && #config in self) return self
+    throw new TypeError(`CodeRuntime.${method}() called on an object that is not a CodeRuntime`)
+  }
+
   #config
   #engine
   #engineId
@@ -69,6 +87,7 @@ class CodeRuntime {
     this.#config = validateConfig(config)
     this.#engine = new NativeEngine(this.#config.threads, (events) => this.#dispatch(events))
     this.#engineId = this.#engine.id
+    Object.defineProperty(this, INSTANCE, { value: this })
   }
 
   get language() {
@@ -80,6 +99,16 @@ class CodeRuntime {
   }
 
   run(request) {
+    let self
+    try {
+      self = CodeRuntime.#of(this, 'run')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#run(request)
+  }
+
+  #run(request) {
     return new Promise((resolve) => {
       if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
       const validated = validateRequest(request)
@@ -104,6 +133,10 @@ class CodeRuntime {
    * budgets for the session's runs (`maxHeapMb` applies to the session as a whole).
    */
   openSession(options) {
+    return CodeRuntime.#of(this, 'openSession').#openSession(options)
+  }
+
+  #openSession(options) {
     if (this.#disposed) throw new Error('CodeRuntime.openSession() called after disposal')
     const config = validateConfig(options, 'CodeRuntime.openSession() options', SESSION_KEYS, this.#config)
     const sessionId = native.openSession(this.#engineId, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
@@ -393,6 +426,10 @@ class CodeRuntime {
   }
 
   metrics() {
+    return CodeRuntime.#of(this, 'metrics').#metrics()
+  }
+
+  #metrics() {
     const stats = this.#stats
     const [threads, ready, queued, , cpuMs] = this.#engine.metrics()
     const n = Math.min(stats.latencyCount, LATENCY_WINDOW)
@@ -413,6 +450,16 @@ class CodeRuntime {
   }
 
   dispose() {
+    let self
+    try {
+      self = CodeRuntime.#of(this, 'dispose')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#dispose()
+  }
+
+  #dispose() {
     for (const session of this.#sessions) session[ABANDON](RUNTIME_DISPOSED)
     this.#sessions.clear()
     this.#disposed = true

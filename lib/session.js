@@ -19,7 +19,20 @@ const SESSION_GONE = 'the session is dead: it was disposed or its engine failed'
  * A persistent JavaScript world (see index.d.ts): its runs execute one at a time, in call
  * order, each seeing what the earlier ones left.
  */
+/** Own property of every session holding the session itself (see CodeRuntime's INSTANCE). */
+const INSTANCE = Symbol('CodeSession instance')
+
 class CodeSession {
+  /** The session a public method was called on, through a Proxy of it too; see CodeRuntime.#of. */
+  static #of(value, method) {
+    let self
+    try {
+      self = value[INSTANCE]
+    } catch {}
+    if (typeof self === 'object' && self !== null && #launch in self) return self
+    throw new TypeError(`CodeSession.${method}() called on an object that is not a CodeSession`)
+  }
+
   #launch
   #close
   /** Settles once every run asked for so far has settled. */
@@ -33,9 +46,20 @@ class CodeSession {
     if (token !== SESSION_TOKEN) throw new TypeError('CodeSession is created by CodeRuntime.openSession()')
     this.#launch = launch
     this.#close = close
+    Object.defineProperty(this, INSTANCE, { value: this })
   }
 
   run(request) {
+    let self
+    try {
+      self = CodeSession.#of(this, 'run')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#run(request)
+  }
+
+  #run(request) {
     return new Promise((resolve) => {
       if (this.#disposed) throw new Error('CodeSession.run() called after disposal')
       const validated = validateRequest(request)
@@ -67,6 +91,16 @@ class CodeSession {
 
   /** Ends the session: a run in progress ends as `abort` (`session disposed`), queued ones too. */
   dispose() {
+    let self
+    try {
+      self = CodeSession.#of(this, 'dispose')
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    return self.#dispose()
+  }
+
+  #dispose() {
     if (this.#disposing === null) {
       this[ABANDON](SESSION_DISPOSED)
       this.#disposing = this.#tail.then(NOOP)
@@ -75,6 +109,10 @@ class CodeSession {
   }
 
   [ABANDON](reason) {
+    CodeSession.#of(this, 'abandon').#abandon(reason)
+  }
+
+  #abandon(reason) {
     if (this.#disposed) return
     this.#disposed = true
     if (this.#ended === null) this.#ended = { kind: 'abort', message: reason }

@@ -26,7 +26,7 @@ const binaryName = `${pkg.napi.binaryName}.${platform}.node`
 const platformDir = join(root, 'npm', platform)
 
 /** Files the main tarball must hold, exactly (package.json, README and LICENSE npm adds itself). */
-const MAIN_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/code-runtime-quickjs.mjs', 'binding.js', 'codemode.d.ts', 'codemode.js', 'index.d.ts', 'index.js', 'lib/loader.js', 'lib/lossless.js', 'lib/runtime.js', 'lib/session.js', 'lib/validation.js', 'package.json']
+const MAIN_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'bin/code-runtime-quickjs.mjs', 'binding.js', 'codemode.d.ts', 'codemode.js', 'cordis.d.ts', 'cordis.js', 'index.d.ts', 'index.js', 'lib/cordis.js', 'lib/loader.js', 'lib/lossless.js', 'lib/runtime.js', 'lib/session.js', 'lib/validation.js', 'package.json']
 const PLATFORM_FILES = ['README.md', binaryName, 'package.json']
 /** The platform keys of `napi.targets`, in the napi CLI's naming (`npm/<key>/`). */
 const TARGET_KEYS = {
