@@ -78,9 +78,15 @@ describe('the plugin config', () => {
   test('it is a Standard Schema too, and refuses what the runtime refuses, naming the field', () => {
     expect(Config['~standard'].version).toBe(1)
     expect(Config['~standard'].validate({ computeMs: 5 })).toMatchObject({ value: { computeMs: 5 } })
-    expect(Config['~standard'].validate({ computeMs: -1 })).toEqual({ issues: [{ message: 'code-runtime-quickjs plugin config.computeMs must be a positive finite number of milliseconds (got -1)' }] })
-    expect(() => Config({ maxOldGenerationSizeMb: '64' })).toThrow('code-runtime-quickjs plugin config.maxOldGenerationSizeMb must be a number (got string)')
-    expect(() => Config({ maxOutputBytes: 3 })).toThrow(RangeError)
+    // The worker-thread backend's checks and words.
+    expect(Config['~standard'].validate({ computeMs: -1 })).toEqual({ issues: [{ message: 'code-runtime-quickjs: config.computeMs must be a positive number, got -1' }] })
+    expect(() => Config({ maxOldGenerationSizeMb: '64' })).toThrow('code-runtime-quickjs: config.maxOldGenerationSizeMb must be a positive number, got 64')
+    expect(() => Config({ maxHeapMb: Infinity })).toThrow('code-runtime-quickjs: config.maxHeapMb must be a positive number, got Infinity')
+    expect(() => Config({ maxOutputBytes: 3 })).toThrow('code-runtime-quickjs: config.maxOutputBytes must be a safe integer of at least 4, got 3')
+    expect(() => Config({ maxOutputBytes: 4.5 })).toThrow('code-runtime-quickjs: config.maxOutputBytes must be a safe integer of at least 4, got 4.5')
+    expect(() => Config({ maxWallMs: 2_147_483_648 })).toThrow('code-runtime-quickjs: config.maxWallMs must be at most 2147483647 (Node clamps a longer setTimeout delay to 1ms), got 2147483648')
+    expect(Config({ maxWallMs: 2_147_483_647 }).maxWallMs).toBe(2_147_483_647)
+    expect(() => Config({ threads: 0 })).toThrow('code-runtime-quickjs plugin config.threads must be a positive integer, at most 1024 (got 0)')
     expect(() => Config([])).toThrow('code-runtime-quickjs plugin config must be an object (got an array)')
     expect(() => Config({ get computeMs() { return 1 } })).toThrow('must be a plain value, not an accessor')
   })

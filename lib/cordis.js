@@ -13,6 +13,9 @@ const { validateConfig } = require('./validation.js')
 
 const SERVICE = 'codeRuntime'
 const LABEL = 'code-runtime-quickjs plugin config'
+const PREFIX = 'code-runtime-quickjs: '
+const BUDGETS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb']
+const MAX_TIMER_DELAY_MS = 2147483647
 
 /** The worker-thread backend's name for the heap limit (its Node worker's old generation). */
 const HEAP_ALIAS = 'maxOldGenerationSizeMb'
@@ -35,6 +38,19 @@ function Config(config) {
     if (!('value' in descriptor)) throw new TypeError(`${LABEL}.${String(key)} must be a plain value, not an accessor`)
     own[key] = descriptor.value
   }
+  // The worker-thread backend's checks, in its words, so its config errors read the same.
+  for (const key of [...BUDGETS, HEAP_ALIAS]) {
+    const value = own[key]
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new RangeError(`${PREFIX}config.${key} must be a positive number, got ${String(value)}`)
+    }
+  }
+  if (own.maxOutputBytes !== undefined && !(Number.isSafeInteger(own.maxOutputBytes) && own.maxOutputBytes >= 4)) {
+    throw new RangeError(`${PREFIX}config.maxOutputBytes must be a safe integer of at least 4, got ${String(own.maxOutputBytes)}`)
+  }
+  if (own.maxWallMs !== undefined && own.maxWallMs > MAX_TIMER_DELAY_MS) {
+    throw new RangeError(`${PREFIX}config.maxWallMs must be at most ${MAX_TIMER_DELAY_MS} (Node clamps a longer setTimeout delay to 1ms), got ${String(own.maxWallMs)}`)
+  }
   if (HEAP_ALIAS in own) {
     const heap = own[HEAP_ALIAS]
     delete own[HEAP_ALIAS]
@@ -42,7 +58,6 @@ function Config(config) {
       if (own.maxHeapMb !== undefined && own.maxHeapMb !== heap) {
         throw new TypeError(`${LABEL} sets both maxHeapMb (${String(own.maxHeapMb)}) and ${HEAP_ALIAS} (${String(heap)}); they are the same limit`)
       }
-      if (typeof heap !== 'number') throw new TypeError(`${LABEL}.${HEAP_ALIAS} must be a number (got ${typeof heap})`)
       own.maxHeapMb = heap
     }
   }
