@@ -118,7 +118,8 @@ export interface CodeRuntimeConfig {
 
 /**
  * Runs programs. One instance serves any number of concurrent runs; each run gets a fresh
- * JavaScript world.
+ * JavaScript world. Its methods (and those of {@link CodeSession}) also work called through a
+ * `Proxy` of the instance, as cordis hands services out; any other `this` is a `TypeError`.
  *
  * @example
  * ```ts
