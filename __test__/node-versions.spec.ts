@@ -29,7 +29,7 @@ test('the smoke passes on every Node that .ci/run installed', () => {
 test('.ci/run runs the suite under Node 24 and the smoke under 18.0.0 and 22, and engines states the floor', () => {
   const ci = readFileSync(join(root, '.ci', 'run'), 'utf8')
   expect(ci).toContain('node_binary 24')
-  expect(ci).toContain('node_modules/vitest/vitest.mjs run')
+  expect(ci).toContain('CODE_RUNTIME_SKIP_LONG_RUNS=1 "$node24" node_modules/vitest/vitest.mjs run')
   expect(ci).toMatch(/for version in 18\.0\.0 22; do/)
   expect(ci.trimEnd().split('\n').slice(-2)).toEqual(['echo "$passed passed, $failed failed"', 'exit "$status"'])
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
