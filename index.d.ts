@@ -112,6 +112,13 @@ export interface CodeRuntimeConfig {
   maxOutputBytes?: number
   /** One run's JavaScript heap limit, in MiB. Reaching it ends the run as `worker-exit`. Positive. Default 512. */
   maxHeapMb?: number
+  /**
+   * Largest program accepted, in UTF-8 bytes. The TypeScript transform runs before the
+   * program's first poll and cannot be interrupted, so a larger program fails at once as
+   * `exception` (`program is … bytes of UTF-8, over the maxProgramBytes limit of …`),
+   * without being transformed. Positive safe integer. Default 1048576 (1 MiB).
+   */
+  maxProgramBytes?: number
   /** Threads kept ready to execute programs; more start while programs spin. Positive integer. Default: the number of CPUs. */
   threads?: number
 }

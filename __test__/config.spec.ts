@@ -46,6 +46,10 @@ describe('config validation', () => {
     ['maxHeapMb', -5, RangeError],
     ['maxHeapMb', NaN, RangeError],
     ['maxHeapMb', 10n, TypeError],
+    ['maxProgramBytes', 0, RangeError],
+    ['maxProgramBytes', 1.5, RangeError],
+    ['maxProgramBytes', Infinity, RangeError],
+    ['maxProgramBytes', '1024', TypeError],
     ['threads', 0, RangeError],
     ['threads', 1.5, RangeError],
     ['threads', -2, RangeError],
@@ -54,5 +58,41 @@ describe('config validation', () => {
     const make = () => new CodeRuntime({ [field]: value } as any)
     expect(make).toThrow(type as any)
     expect(make).toThrow(new RegExp(`config\\.${field}`))
+  })
+})
+
+describe('maxProgramBytes', () => {
+  test('a program over the limit fails as exception before it is transformed; one at the limit runs', async () => {
+    const rt = new CodeRuntime({ maxProgramBytes: 64 })
+    try {
+      const at = 'return 1 //' + 'x'.repeat(64 - 11)
+      expect(Buffer.byteLength(at)).toBe(64)
+      expect(await rt.run({ program: at, bindings: [] })).toEqual({ logs: [], value: 1 })
+      // Counted in UTF-8 bytes: 30 two-byte characters are 60 bytes, plus 11.
+      const over = 'return 1 //' + 'é'.repeat(30)
+      expect(await rt.run({ program: over, bindings: [] })).toEqual({
+        logs: [],
+        error: { kind: 'exception', message: 'program is 71 bytes of UTF-8, over the maxProgramBytes limit of 64 bytes' },
+      })
+    } finally {
+      await rt.dispose()
+    }
+  })
+
+  test('defaults to 1 MiB, also for a session', async () => {
+    const rt = new CodeRuntime()
+    try {
+      const big = 'return 2 //' + 'x'.repeat(1048576)
+      const r = await rt.run({ program: big, bindings: [] })
+      expect(r.error?.kind).toBe('exception')
+      expect(r.error?.message).toMatch(/over the maxProgramBytes limit of 1048576 bytes$/)
+      const session = rt.openSession()
+      const s = await session.run({ program: big, bindings: [] })
+      expect(s.error?.message).toMatch(/maxProgramBytes/)
+      expect(await session.run({ program: 'return 3', bindings: [] })).toEqual({ logs: [], value: 3 })
+      await session.dispose()
+    } finally {
+      await rt.dispose()
+    }
   })
 })

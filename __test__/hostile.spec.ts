@@ -41,7 +41,11 @@ interface Case {
   message?: RegExp
   /** When set: the exact argument the host last received (`state.last`). */
   last?: unknown
-  /** JavaScript source of `(r, s) => boolean` run in the runner on the raw result; s = { ms, calls, state, util, nest, depth }. */
+  /**
+   * JavaScript source of `(r, s) => boolean` run in the runner on the raw result; s = { ms,
+   * cpu (process CPU ms over the run), rss (peak RSS growth in bytes), calls, state, util,
+   * nest, depth }.
+   */
   check?: string
 }
 
@@ -571,11 +575,12 @@ add(
   },
   { name: 'async: 1e6 resolved promises with .then in a loop', program: `for (let i = 0; i < 1e6; i++) Promise.resolve(i).then(() => {}); return 1`, expect: ['value', 'timeout', 'worker-exit'] },
   { name: 'async: 1e6 promises created and dropped', program: `for (let i = 0; i < 1e6; i++) Promise.resolve(i); return 1`, config: { computeMs: 5000 }, expect: 'value', value: 1 },
-  { name: 'async: 100,000 setTimeout(f, 0), then return', program: `for (let i = 0; i < 100000; i++) setTimeout(() => {}, 0); return 1`, config: { computeMs: 3000 }, expect: 'value', value: 1 },
+  // 100,000 pending timers hold ~32 MB outside QuickJS's heap, which counts against maxHeapMb.
+  { name: 'async: 100,000 setTimeout(f, 0), then return', program: `for (let i = 0; i < 100000; i++) setTimeout(() => {}, 0); return 1`, config: { computeMs: 3000, maxHeapMb: 96 }, expect: 'value', value: 1 },
   {
     name: 'async: 100,000 setTimeout(f, 0), all awaited',
     program: `let n = 0; await new Promise<void>((r) => { for (let i = 0; i < 100000; i++) setTimeout(() => { if (++n === 100000) r() }, 0) }); return n`,
-    config: { computeMs: 3000 },
+    config: { computeMs: 3000, maxHeapMb: 96 },
     expect: 'value',
     value: 100_000,
   },
@@ -702,6 +707,105 @@ add(
   { name: 'logs: an Error with a 10,000-long cause chain', program: `let e: any = new Error('root'); for (let i = 0; i < 10000; i++) e = new Error('e' + i, { cause: e }); console.log(e); return 1`, config: { computeMs: 3000 }, expect: 'value', value: 1, check: `(r) => r.logs.length === 1` },
 )
 
+// ─── long native operations: each stops within its compute budget ─────────────────────────────
+// Every case runs one native operation the program sizes (or a loop of slow ones) under a
+// 200 ms budget. `s.cpu` is the process's CPU time over the run: an operation that does not
+// poll runs on for seconds past the budget (or forever), one that polls stops within a few ms;
+// the margin leaves room for the runner's own work on a loaded machine.
+const NATIVE: CodeRuntimeConfig = { computeMs: 200, maxWallMs: 10_000, maxHeapMb: 512 }
+const ON_TIME = `(r, s) => s.cpu < 200 + 450`
+const native = (name: string, program: string, config: CodeRuntimeConfig = {}): Case => ({
+  name: `native op: ${name}`,
+  program,
+  config: { ...NATIVE, ...config },
+  expect: 'timeout',
+  message: /^compute budget exhausted \(200ms busy\)$/,
+  check: ON_TIME,
+})
+add(
+  native('toString of a 1,048,000-bit BigInt, in a loop', `const a = (1n << 1048000n) - 1n; for (;;) a.toString()`),
+  native('toString(7) of a 600,000-bit BigInt', `const a = (1n << 600000n) - 1n; for (;;) a.toString(7)`),
+  native('1,500 toStrings of a 30,000-bit BigInt', `const a = (1n << 30000n) - 1n; for (let i = 0; i < 1e6; i++) a.toString()`),
+  native('square of a 500,000-bit BigInt, in a loop', `const a = (1n << 500000n) - 1n; for (;;) a * a`),
+  native('product of two 500,000-bit BigInts, once', `const a = (1n << 500000n) - 1n, b = a - 2n; return String(a * b).length`),
+  native('division of a 1,000,000-bit BigInt by a 500,000-bit one', `const a = (1n << 1000000n) - 1n, b = (1n << 500000n) - 3n; for (;;) a / b`),
+  native('remainder of a 1,000,000-bit BigInt', `const a = (1n << 1000000n) - 1n, b = (1n << 500000n) - 3n; for (;;) a % b`),
+  native('BigInt ** building a million bits', `for (let i = 0; ; i++) 3n ** BigInt(600000 + i)`),
+  native('BigInt() of 300,000 decimal digits', `const s = '9'.repeat(300000); for (;;) BigInt(s)`),
+  native('Array.prototype.sort on { length: 2**32 - 1 }', `Array.prototype.sort.call({ length: 2 ** 32 - 1 })`),
+  native('Array.prototype.sort of 1e6 strings, in a loop', `const a = Array.from({ length: 1e6 }, (_, i) => String(i * 7919 % 1e6)); for (;;) a.slice().sort()`),
+  native('Array.prototype.reverse on { length: 2**53 - 1 }', `Array.prototype.reverse.call({ length: 2 ** 53 - 1 })`),
+  native('Array.prototype.copyWithin on { length: 2**53 - 1 }', `Array.prototype.copyWithin.call({ length: 2 ** 53 - 1 }, 0, 1)`),
+  native('Array.prototype.fill on { length: 2**53 - 1 }', `Array.prototype.fill.call({ length: 2 ** 53 - 1 }, 0)`),
+  native('Array.prototype.join on { length: 2**32 - 1 }', `return Array.prototype.join.call({ length: 2 ** 32 - 1 }).length`),
+  native('Array.prototype.lastIndexOf on { length: 2**53 - 1 }', `return Array.prototype.lastIndexOf.call({ length: 2 ** 53 - 1 }, 1)`),
+  native('Array.prototype.indexOf on { length: 2**53 - 1 }', `return Array.prototype.indexOf.call({ length: 2 ** 53 - 1 }, 1)`),
+  native('Array.prototype.slice of { length: 2**32 - 1 }', `return Array.prototype.slice.call({ length: 2 ** 32 - 1 }).length`),
+  native('Array.prototype.concat of a spreadable { length: 2**53 - 2 }', `return [].concat({ length: 2 ** 53 - 2, [Symbol.isConcatSpreadable]: true }).length`),
+  native('Array.prototype.flat of { length: 2**53 - 1 }', `return Array.prototype.flat.call({ length: 2 ** 53 - 1 }).length`),
+  native('Array.from({ length: 1e8 })', `return Array.from({ length: 1e8 }).length`, { maxHeapMb: 1024 }),
+  native('Array.from of a 1e7-element iterator, in a loop', `const a = new Array(1e7).fill(0); for (;;) Array.from(a.values())`),
+  native('Uint8Array.from({ length: 2e8 })', `return Uint8Array.from({ length: 2e8 }).length`, { maxHeapMb: 1024 }),
+  native('indexOf of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.indexOf(t)`),
+  native('lastIndexOf of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'b' + 'a'.repeat(2e5); for (;;) s.lastIndexOf(t)`),
+  native('includes of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.includes(t)`),
+  native('split on a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.split(t)`),
+  native('replaceAll of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.replaceAll(t, '')`),
+  native('replace of a 200,000-character near-miss in a two-byte string', `const s = 'é'.repeat(4e5), t = 'é'.repeat(2e5) + 'b'; for (;;) s.replace(t, '')`),
+  native('normalize NFD of 100,000 reordered marks', `const s = 'a' + '\u0301\u0316'.repeat(1e5); for (;;) s.normalize('NFD')`),
+  native('normalize NFC of 100,000 reordered marks', `const s = 'a' + '\u0301\u0316'.repeat(1e5); for (;;) s.normalize('NFC')`),
+  native('normalize NFKC of 2e7 characters', `const s = 'ﬁ\u0301'.repeat(1e7); for (;;) s.normalize('NFKC')`, { maxHeapMb: 2048 }),
+  native('repeat to 400 MB', `for (;;) 'a'.repeat(4e8)`, { maxHeapMb: 2048 }),
+  native('repeat of a two-character string to 400 MB', `for (;;) 'ab'.repeat(2e8)`, { maxHeapMb: 2048 }),
+  native('padStart to 400 MB', `for (;;) ''.padStart(4e8, 'ab')`, { maxHeapMb: 2048 }),
+  native('padEnd to 400 MB with one character', `for (;;) ''.padEnd(4e8, 'z')`, { maxHeapMb: 2048 }),
+  native('join of 1e7 strings, in a loop', `const a = new Array(1e7).fill('xy'); for (;;) a.join('--')`, { maxHeapMb: 2048 }),
+  native('JSON.stringify of 5e6 strings, in a loop', `const a = new Array(5e6).fill('x'); for (;;) JSON.stringify(a)`, { maxHeapMb: 2048 }),
+  native('JSON.parse of 5e6 numbers, in a loop', `const s = '[' + '1,'.repeat(5e6) + '1]'; for (;;) JSON.parse(s)`, { maxHeapMb: 2048 }),
+  native('new Function of a 25 MB body, in a loop', `const src = 'x+=1;'.repeat(5e6); for (;;) new Function('x', src)`, { maxHeapMb: 2048 }),
+  native('eval of a 25 MB program, in a loop', `const src = 'x+=1;'.repeat(5e6); let x = 0; for (;;) (0, eval)(src)`, { maxHeapMb: 2048 }),
+  native('structuredClone of 5e5 objects, in a loop', `const a = Array.from({ length: 5e5 }, (_, i) => ({ i })); for (;;) structuredClone(a)`, { maxHeapMb: 2048 }),
+  native('Float64Array sort of 8.8e6 elements, in a loop', `const f = new Float64Array(new TextEncoder().encode('the quick brown fox jumps over the lazy dog '.repeat(2e5))); for (;;) f.slice().sort()`, { maxHeapMb: 1024 }),
+  native('localeCompare of long strings, in a loop', `const a = 'é'.repeat(2e6), b = 'é'.repeat(2e6) + 'a'; for (;;) a.localeCompare(b)`, { maxHeapMb: 2048 }),
+)
+
+// ─── what a run holds outside its QuickJS heap counts against maxHeapMb ─────────────────────
+// `s.rss` is the process's peak RSS growth during the run (sampled every few ms).
+const RSS_WITHIN = (mb: number) => `(r, s) => s.rss < ${mb} * 1048576`
+add(
+  { name: 'heap: 3e6 pending setTimeout', program: `const f = () => {}; for (let i = 0; i < 3e6; i++) setTimeout(f, 1e9); return 1`, config: { computeMs: 20_000, maxWallMs: 30_000 }, expect: 'worker-exit', message: /32 MB/, check: RSS_WITHIN(32 + 64) },
+  { name: 'heap: 3e6 pending setTimeout with arguments', program: `const f = () => {}; for (let i = 0; i < 3e6; i++) setTimeout(f, 1e9, i, i, i); return 1`, config: { computeMs: 20_000, maxWallMs: 30_000 }, expect: 'worker-exit', check: RSS_WITHIN(32 + 64) },
+  { name: 'heap: 3e6 setInterval', program: `for (let i = 0; i < 3e6; i++) setInterval(() => {}, 1e9); return 1`, config: { computeMs: 20_000, maxWallMs: 30_000 }, expect: 'worker-exit', check: RSS_WITHIN(32 + 64) },
+  { name: 'heap: setTimeout caught when refused', program: `try { for (let i = 0; i < 3e6; i++) setTimeout(() => {}, 1e9) } catch { return 'caught' } return 1`, config: { computeMs: 20_000, maxWallMs: 30_000 }, expect: 'worker-exit' },
+  { name: 'heap: cleared timers give their memory back', program: `const f = () => {}; for (let i = 0; i < 3e5; i++) clearTimeout(setTimeout(f, 1e9)); return 1`, config: { computeMs: 20_000, maxWallMs: 30_000, maxHeapMb: 4 }, expect: 'value', value: 1 },
+  { name: 'heap: fired timers give their memory back', program: `let n = 0; for (let k = 0; k < 20; k++) { for (let i = 0; i < 1e4; i++) setTimeout(() => { n++ }, 0); await new Promise((r) => setTimeout(r, 1)) } return n`, config: { computeMs: 20_000, maxWallMs: 30_000, maxHeapMb: 8 }, expect: 'value', value: 200_000 },
+  {
+    name: 'heap: 3e6 pending binding calls',
+    program: `for (let i = 0; i < 3e6; i++) tools.never(i); return 1`,
+    bindings: `ns({ never: () => new Promise(() => {}) })`,
+    config: { computeMs: 20_000, maxWallMs: 30_000 },
+    expect: 'worker-exit',
+    check: RSS_WITHIN(32 + 200),
+  },
+  {
+    name: 'heap: 30 binding calls with a 20 MB argument each',
+    program: `const s = 'x'.repeat(2e7); for (let i = 0; i < 30; i++) tools.sink(s); return await tools.done(0)`,
+    bindings: `ns({ sink: async () => 1, done: async () => 'done' })`,
+    config: { computeMs: 20_000, maxWallMs: 30_000 },
+    expect: 'worker-exit',
+  },
+  // The logs kept (~30 MB) also cross to the host in the result, copied on the way.
+  { name: 'heap: 1e6 kept log lines under a huge output cap', program: `for (let i = 0; i < 1e6; i++) console.log('x'.repeat(100)); return 1`, config: { computeMs: 20_000, maxWallMs: 30_000, maxOutputBytes: 2 ** 40 }, expect: 'worker-exit', check: RSS_WITHIN(32 + 160) },
+  { name: 'heap: new URL of a 100 MB string', program: `return new URL('http://a/' + 'a'.repeat(1e8)).href.length`, config: { computeMs: 20_000, maxWallMs: 30_000, maxHeapMb: 256 }, expect: 'worker-exit', check: RSS_WITHIN(256 + 64) },
+  { name: 'heap: TextEncoder of a 100 MB string', program: `return new TextEncoder().encode('a'.repeat(1e8)).length`, config: { computeMs: 20_000, maxWallMs: 30_000, maxHeapMb: 256 }, expect: 'worker-exit', check: RSS_WITHIN(256 + 64) },
+)
+
+// ─── maxProgramBytes: a program too large to transform quickly is refused ───────────────────
+add(
+  { name: 'source: a program over maxProgramBytes', program: 'return 1 //' + 'x'.repeat(5000), config: { maxProgramBytes: 4096 }, expect: 'exception', message: /^program is 5011 bytes of UTF-8, over the maxProgramBytes limit of 4096 bytes$/ },
+  { name: 'source: a 10 MB program under the default maxProgramBytes', program: 'let x = 0\n' + 'x+=1;\n'.repeat(1_750_000) + 'return x', expect: 'exception', message: /maxProgramBytes limit of 1048576 bytes/, check: `(r, s) => s.ms < 2000` },
+)
+
 // ─── the runner: one child process, all cases, one after another ──────────────────────────────
 const RUNNER = String.raw`
 'use strict'
@@ -751,9 +855,19 @@ const evalSrc = (src) => new Function('hit', 'state', 'ns', 'nest', 'depth', 'ut
     let rt
     try { rt = new CodeRuntime(config) } catch (e) { out({ ...rec, kind: 'config-error', message: String(e) }); continue }
     const bindings = c.bindings ? evalSrc(c.bindings) : []
+    const rss0 = process.memoryUsage.rss()
+    let rssPeak = rss0
+    const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage.rss()) }, 2)
+    const cpu0 = process.cpuUsage()
     const t0 = performance.now()
     const res = await settle(rt.run({ program: c.program, bindings }), config.maxWallMs + 20000)
     const ms = performance.now() - t0
+    const cpuUsed = process.cpuUsage(cpu0)
+    const cpu = (cpuUsed.user + cpuUsed.system) / 1000
+    clearInterval(sampler)
+    const rss = Math.max(rssPeak, process.memoryUsage.rss()) - rss0
+    rec.cpu = Math.round(cpu)
+    rec.rss = rss
     rec.ms = Math.round(ms)
     if (res.hung) rec.kind = 'hung'
     else if ('e' in res) { rec.kind = 'rejected'; rec.message = String(res.e && res.e.message || res.e) }
@@ -773,7 +887,7 @@ const evalSrc = (src) => new Function('hit', 'state', 'ns', 'nest', 'depth', 'ut
         rec.bytes = bytes
       } catch (e) { rec.ledger = 'error: ' + e }
       if (c.check) {
-        try { rec.check = evalSrc(c.check)(r, { ms, calls: state.calls, state, util, nest, depth }) === true } catch (e) { rec.check = 'threw: ' + e }
+        try { rec.check = evalSrc(c.check)(r, { ms, cpu, rss, calls: state.calls, state, util, nest, depth }) === true } catch (e) { rec.check = 'threw: ' + e }
       }
     }
     rec.calls = state.calls
@@ -791,6 +905,8 @@ const evalSrc = (src) => new Function('hit', 'state', 'ns', 'nest', 'depth', 'ut
 
 interface Record_ {
   name: string
+  cpu?: number
+  rss?: number
   kind?: string
   ok?: boolean
   ms?: number
@@ -837,8 +953,8 @@ beforeAll(() => {
   const env = { ...process.env, HOSTILE_ENTRY: join(__dirname, '..', 'index.js'), HOSTILE_DEFAULTS: JSON.stringify(DEFAULTS) }
   const started = Date.now()
   let from = 0
-  while (from < cases.length && Date.now() - started < 250_000) {
-    const p = spawnSync(process.execPath, [runner, casesFile, String(from)], { encoding: 'utf8', env, timeout: 120_000, maxBuffer: 1 << 28, killSignal: 'SIGKILL' })
+  while (from < cases.length && Date.now() - started < 450_000) {
+    const p = spawnSync(process.execPath, [runner, casesFile, String(from)], { encoding: 'utf8', env, timeout: 300_000, maxBuffer: 1 << 28, killSignal: 'SIGKILL' })
     let pending: string | undefined
     let done = false
     for (const line of (p.stdout ?? '').split('\n')) {
@@ -860,7 +976,7 @@ beforeAll(() => {
     if (idx + 1 <= from) break
     from = idx + 1
   }
-}, 420_000)
+}, 600_000)
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true })

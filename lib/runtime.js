@@ -6,7 +6,7 @@
 
 const native = require('./loader.js')
 const { types } = require('node:util')
-const { MAX_WALL_MS, SESSION_KEYS, describeError, validateConfig, validateRequest } = require('./validation.js')
+const { MAX_WALL_MS, SESSION_KEYS, describeError, programTooLarge, validateConfig, validateRequest } = require('./validation.js')
 const { BINDING_RESOLUTION_NOT_LOSSLESS, answerJson, checkedJson, eachAnswerJson, isLosslessAnswer } = require('./lossless.js')
 const { CodeSession, SESSION_TOKEN, ABANDON, RUNTIME_DISPOSED, SESSION_GONE, asyncDispose } = require('./session.js')
 
@@ -165,6 +165,17 @@ class CodeRuntime {
     const { namespaces, signal, onLog } = validated
     if (signal?.aborted) {
       const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
+      this.#stats.started++
+      this.#count(result, 0)
+      resolve(result)
+      return
+    }
+    // The transform cannot be interrupted: a program too large for it to finish quickly
+    // within any budget is refused before it starts.
+    const programBytes = validated.program.length > config.maxProgramBytes / 3 ? Buffer.byteLength(validated.program) : 0
+    if (programBytes > config.maxProgramBytes) {
+      const message = programTooLarge(programBytes, config.maxProgramBytes)
+      const result = JSON.parse(resultWithoutRunning('exception', message, config.maxOutputBytes))
       this.#stats.started++
       this.#count(result, 0)
       resolve(result)

@@ -40,7 +40,12 @@ const DEFAULTS = Object.freeze({
   maxWallMs: 600000,
   maxOutputBytes: 67108864,
   maxHeapMb: 512,
+  maxProgramBytes: 1048576,
 })
+
+/** The failure of a program over `maxProgramBytes`, which is never transformed. */
+const programTooLarge = (bytes, max) =>
+  `program is ${bytes} bytes of UTF-8, over the maxProgramBytes limit of ${max} bytes`
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
 const MAX_THREADS = 1024
@@ -63,7 +68,7 @@ function describe(value) {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'threads']
+const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'maxProgramBytes', 'threads']
 const SESSION_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb']
 
 /**
@@ -105,6 +110,12 @@ function validateConfig(config, label = 'CodeRuntime config', keys = CONFIG_KEYS
       'a safe integer of at least 4 bytes',
     ),
     maxHeapMb: number('maxHeapMb', DEFAULTS.maxHeapMb, positive, 'a positive finite number of megabytes'),
+    maxProgramBytes: number(
+      'maxProgramBytes',
+      DEFAULTS.maxProgramBytes,
+      (v) => Number.isSafeInteger(v) && v > 0,
+      'a positive safe integer of bytes',
+    ),
     threads: number(
       'threads',
       defaultThreads(),
@@ -202,6 +213,7 @@ function checkIdentifier(name, where, what) {
 
 
 module.exports = {
+  programTooLarge,
   RESERVED_BINDING_GLOBALS,
   RESERVED_ERROR_MEMBERS,
   PORTABLE_RESERVED_WORDS,

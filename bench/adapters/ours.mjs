@@ -21,6 +21,15 @@ export async function create() {
       if (r.error) throw new Error(`${r.error.kind}: ${r.error.message}`)
       return { value: r.value, logs: r.logs }
     },
+    /** Runs `program` under a compute budget of `computeMs`; resolves with the raw result. */
+    async runWithBudget(program, computeMs) {
+      const budgeted = new CodeRuntime({ computeMs, threads: 1 })
+      try {
+        return await budgeted.run({ program, bindings: [] })
+      } finally {
+        await budgeted.dispose()
+      }
+    },
     close: () => runtime.dispose(),
   }
 }

@@ -967,3 +967,137 @@ fn worlds_count_runs_until_their_world_is_freed() {
   e.close_session(session, "done".into());
   wait_for(0);
 }
+
+/// Native operations whose length the program sets poll for interruption inside: each of
+/// these ran for seconds past its budget, or forever (then this test hangs, caught by the
+/// 30 s wait in `run_with`), before the vendored QuickJS charged native work.
+#[test]
+fn long_native_operations_end_at_the_compute_budget() {
+  let programs = [
+    "const a = (1n << 1048000n) - 1n; for (;;) a.toString()",
+    "const a = (1n << 30000n) - 1n; for (;;) a.toString()",
+    "const a = (1n << 500000n) - 1n; for (;;) a * a",
+    "const a = (1n << 1000000n) - 1n, b = (1n << 500000n) - 3n; for (;;) a / b",
+    "const s = '9'.repeat(300000); for (;;) BigInt(s)",
+    "Array.prototype.sort.call({ length: 2 ** 32 - 1 })",
+    "Array.prototype.reverse.call({ length: 2 ** 53 - 1 })",
+    "Array.prototype.copyWithin.call({ length: 2 ** 53 - 1 }, 0, 1)",
+    "Array.prototype.join.call({ length: 2 ** 32 - 1 })",
+    "const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.indexOf(t)",
+    "const s = 'a' + '\\u0301\\u0316'.repeat(1e5); for (;;) s.normalize('NFD')",
+    "for (;;) ''.padStart(4e8, 'ab')",
+    "const src = 'x+=1;'.repeat(2e6); for (;;) new Function('x', src)",
+  ];
+  for program in programs {
+    let limits = Limits { compute_ms: 100.0, max_heap_mb: 2048.0, ..Limits::default() };
+    let v = run_with(program, limits);
+    assert_eq!(
+      error_of(&v),
+      ("timeout".into(), "compute budget exhausted (100ms busy)".into()),
+      "{program}"
+    );
+  }
+}
+
+/// The linear substring search (Knuth-Morris-Pratt once one-by-one comparisons pass their
+/// budget) finds what the naive one found, forwards and backwards, in one- and two-byte
+/// strings; the answers are Node's.
+#[test]
+fn linear_string_search_finds_what_the_naive_one_found() {
+  let v = run(
+    "const t = 'a'.repeat(3e5) + 'b' + 'a'.repeat(1e5), p = 'a'.repeat(2e5) + 'b'
+     return [t.indexOf(p), t.lastIndexOf(p), t.includes(p + 'a'), t.includes(p + 'c'),
+       t.split(p).map((x) => x.length), t.replaceAll(p, '-').length, t.indexOf(p, 100001),
+       t.lastIndexOf(p, 99999), ('é'.repeat(3e5) + 'b').indexOf('é'.repeat(2e5) + 'b'),
+       'abcabd'.indexOf('abd'), 'abcabd'.lastIndexOf('ab'), 'aaa'.lastIndexOf('aa'), ''.indexOf('')]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      100000,
+      100000,
+      true,
+      false,
+      [100000, 100000],
+      200001,
+      -1,
+      -1,
+      100000,
+      3,
+      3,
+      1,
+      0
+    ])
+  );
+}
+
+/// A long run of combining marks is reordered by a stable counting sort (the insertion sort
+/// was quadratic); the result is Node's.
+#[test]
+fn long_runs_of_combining_marks_normalize_as_before() {
+  let v = run(
+    "const s = 'a' + '\\u0301\\u0316'.repeat(1000)
+     return [s.normalize('NFD') === 'a' + '\\u0316'.repeat(1000) + '\\u0301'.repeat(1000),
+       s.normalize('NFC') === '\\u00e1' + '\\u0316'.repeat(1000) + '\\u0301'.repeat(999)]",
+  );
+  assert_eq!(v["value"], serde_json::json!([true, true]));
+}
+
+/// Pending timers count against the heap limit (3e6 of them grew the host by 672 MB under a
+/// 32 MB limit); cleared ones give their share back.
+#[test]
+fn timers_count_against_the_heap_limit() {
+  let limits = Limits { max_heap_mb: 32.0, ..Limits::default() };
+  let v = run_with(
+    "const f = () => {}; for (let i = 0; i < 3e6; i++) setTimeout(f, 1e9); return 1",
+    limits,
+  );
+  assert_eq!(error_of(&v).0, "worker-exit", "{v}");
+  let limits = Limits { max_heap_mb: 4.0, ..Limits::default() };
+  let v = run_with(
+    "const f = () => {}; for (let i = 0; i < 3e5; i++) clearTimeout(setTimeout(f, 1e9)); return 1",
+    limits,
+  );
+  assert_eq!(v["value"], 1, "{v}");
+}
+
+/// Pending binding calls and their arguments count against the heap limit.
+#[test]
+fn pending_calls_count_against_the_heap_limit() {
+  let (e, rx) = engine();
+  let spec =
+    BindingSpec { global: "tools".into(), members: vec!["never".into()], error_class: None };
+  let limits = Limits { max_heap_mb: 32.0, ..Limits::default() };
+  e.start(
+    "const s = 'x'.repeat(4e6); for (let i = 0; i < 30; i++) tools.never(s); await tools.never(1)"
+      .into(),
+    vec![spec],
+    limits,
+  )
+  .unwrap();
+  let (_, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+  assert!(json.contains(r#""kind":"worker-exit""#), "{json}");
+}
+
+/// An abort or `dispose()` reaches a run inside a long native operation (a million-bit
+/// BigInt's `toString` looped: before native work polls, neither could stop it).
+#[test]
+fn abort_and_dispose_stop_a_run_inside_a_native_operation() {
+  let program = "const a = (1n << 1048000n) - 1n; for (;;) a.toString()";
+  let (e, rx) = engine();
+  let id = e.start(program.into(), vec![], Limits::default()).unwrap();
+  std::thread::sleep(Duration::from_millis(100));
+  e.abort(id, "stop now".into());
+  let (_, json) = rx.recv_timeout(Duration::from_secs(10)).expect("the abort ends the run");
+  assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"stop now"}}"#);
+  let id = e.start(program.into(), vec![], Limits::default()).unwrap();
+  std::thread::sleep(Duration::from_millis(100));
+  let (tx, done) = mpsc::channel();
+  e.dispose(Box::new(move || {
+    let _ = tx.send(());
+  }));
+  let (got, json) = rx.recv_timeout(Duration::from_secs(10)).expect("dispose ends the run");
+  assert_eq!(got, id);
+  assert!(json.contains("runtime disposed"), "{json}");
+  done.recv_timeout(Duration::from_secs(10)).expect("dispose completes");
+}

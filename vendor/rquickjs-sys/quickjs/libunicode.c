@@ -973,33 +973,74 @@ static int unicode_get_cc(uint32_t c)
     }
 }
 
-static void sort_cc(int *buf, int len)
+/* code-runtime-quickjs: the canonical reordering sorts each run of non-starters by
+   combining class. Runs of up to SORT_CC_INSERTION_MAX characters are insertion-sorted as
+   upstream does; a longer one (a program's '\u0301\u0316'.repeat(1e5) made upstream's
+   insertion sort quadratic) is counting-sorted, stably, through a scratch buffer. Polls
+   for interruption once per run and every 4,096 characters of a long one; returns -1
+   when interrupted or out of memory. */
+#define SORT_CC_INSERTION_MAX 32
+
+static int sort_cc(int *buf, int len, UnicodeNormalizePoll *poll,
+                   void *opaque, DynBufReallocFunc *realloc_func)
 {
-    int i, j, k, cc, cc1, start, ch1;
+    int i, j, k, cc, cc1, start, ch1, n;
+    int *tmp = NULL;
+    int tmp_len = 0;
 
     for(i = 0; i < len; i++) {
+        if (poll && (i & 4095) == 0 && poll->fn(poll->opaque, 512))
+            goto fail;
         cc = unicode_get_cc(buf[i]);
         if (cc != 0) {
             start = i;
             j = i + 1;
-            while (j < len) {
-                ch1 = buf[j];
-                cc1 = unicode_get_cc(ch1);
-                if (cc1 == 0)
-                    break;
-                k = j - 1;
-                while (k >= start) {
-                    if (unicode_get_cc(buf[k]) <= cc1)
-                        break;
-                    buf[k + 1] = buf[k];
-                    k--;
-                }
-                buf[k + 1] = ch1;
+            while (j < len && unicode_get_cc(buf[j]) != 0)
                 j++;
+            n = j - start;
+            if (n <= SORT_CC_INSERTION_MAX) {
+                for (j = start + 1; j < start + n; j++) {
+                    ch1 = buf[j];
+                    cc1 = unicode_get_cc(ch1);
+                    k = j - 1;
+                    while (k >= start) {
+                        if (unicode_get_cc(buf[k]) <= cc1)
+                            break;
+                        buf[k + 1] = buf[k];
+                        k--;
+                    }
+                    buf[k + 1] = ch1;
+                }
+            } else {
+                int count[257];
+                if (poll && poll->fn(poll->opaque, n >> 3))
+                    goto fail;
+                if (n > tmp_len) {
+                    int *t = realloc_func(opaque, tmp, sizeof(int) * n);
+                    if (!t)
+                        goto fail;
+                    tmp = t;
+                    tmp_len = n;
+                }
+                memset(count, 0, sizeof(count));
+                for (k = 0; k < n; k++)
+                    count[unicode_get_cc(buf[start + k]) + 1]++;
+                for (k = 1; k < 257; k++)
+                    count[k] += count[k - 1];
+                for (k = 0; k < n; k++)
+                    tmp[count[unicode_get_cc(buf[start + k])]++] = buf[start + k];
+                memcpy(buf + start, tmp, sizeof(int) * n);
             }
-            i = j;
+            i = start + n;
         }
     }
+    if (tmp)
+        realloc_func(opaque, tmp, 0);
+    return 0;
+ fail:
+    if (tmp)
+        realloc_func(opaque, tmp, 0);
+    return -1;
 }
 
 static void to_nfd_rec(DynBuf *dbuf,
@@ -1050,6 +1091,15 @@ int unicode_normalize(uint32_t **pdst, const uint32_t *src, int src_len,
                       UnicodeNormalizationEnum n_type,
                       void *opaque, DynBufReallocFunc *realloc_func)
 {
+    return unicode_normalize_poll(pdst, src, src_len, n_type, opaque, realloc_func, NULL);
+}
+
+/* code-runtime-quickjs: unicode_normalize, polling 'poll' (when not NULL) as it goes */
+int unicode_normalize_poll(uint32_t **pdst, const uint32_t *src, int src_len,
+                           UnicodeNormalizationEnum n_type,
+                           void *opaque, DynBufReallocFunc *realloc_func,
+                           UnicodeNormalizePoll *poll)
+{
     int *buf, buf_len, i, p, starter_pos, cc, last_cc, out_len;
     bool is_compat;
     DynBuf dbuf_s, *dbuf = &dbuf_s;
@@ -1078,7 +1128,14 @@ int unicode_normalize(uint32_t **pdst, const uint32_t *src, int src_len,
     not_latin1: ;
     }
 
-    to_nfd_rec(dbuf, (const int *)src, src_len, is_compat);
+    /* code-runtime-quickjs: decomposed in chunks, polling between them */
+    for (i = 0; i < src_len; i += 4096) {
+        if (poll && poll->fn(poll->opaque, 1024)) {
+            dbuf_free(dbuf);
+            goto fail;
+        }
+        to_nfd_rec(dbuf, (const int *)src + i, min_int(4096, src_len - i), is_compat);
+    }
     if (dbuf_error(dbuf)) {
     fail:
         *pdst = NULL;
@@ -1087,7 +1144,10 @@ int unicode_normalize(uint32_t **pdst, const uint32_t *src, int src_len,
     buf = (int *)dbuf->buf;
     buf_len = dbuf->size / sizeof(int);
 
-    sort_cc(buf, buf_len);
+    if (sort_cc(buf, buf_len, poll, opaque, realloc_func)) {
+        dbuf_free(dbuf);
+        goto fail;
+    }
 
     if (buf_len <= 1 || (n_type & 1) != 0) {
         /* NFD / NFKD */
@@ -1098,6 +1158,10 @@ int unicode_normalize(uint32_t **pdst, const uint32_t *src, int src_len,
     i = 1;
     out_len = 1;
     while (i < buf_len) {
+        if (poll && (i & 4095) == 0 && poll->fn(poll->opaque, 1024)) { /* code-runtime-quickjs */
+            dbuf_free(dbuf);
+            goto fail;
+        }
         /* find the starter character and test if it is blocked from
            the character at 'i' */
         last_cc = unicode_get_cc(buf[i]);

@@ -112,6 +112,16 @@ bool lre_is_white_space(uint32_t c);
 int unicode_normalize(uint32_t **pdst, const uint32_t *src, int src_len,
                       UnicodeNormalizationEnum n_type,
                       void *opaque, void *(*realloc_func)(void *opaque, void *ptr, size_t size));
+/* code-runtime-quickjs: an interruption poll for unicode_normalize_poll; fn returns
+   non-zero to stop (the normalization then fails with -1). */
+typedef struct UnicodeNormalizePoll {
+    int (*fn)(void *opaque, int units);
+    void *opaque;
+} UnicodeNormalizePoll;
+int unicode_normalize_poll(uint32_t **pdst, const uint32_t *src, int src_len,
+                           UnicodeNormalizationEnum n_type,
+                           void *opaque, void *(*realloc_func)(void *opaque, void *ptr, size_t size),
+                           UnicodeNormalizePoll *poll);
 
 /* Unicode character range functions */
 

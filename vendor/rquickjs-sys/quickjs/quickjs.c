@@ -623,6 +623,10 @@ struct JSContext {
 
     /* when the counter reaches zero, JSRutime.interrupt_handler is called */
     int interrupt_counter;
+    /* code-runtime-quickjs: the counter's next start (JS_INTERRUPT_COUNTER_INIT, less
+       after a slow interval) and the time of the last handler call (js_poll_work). */
+    int interrupt_period;
+    uint64_t interrupt_last_ns;
 
     struct list_head loaded_modules; /* list of JSModuleDef.link */
 
@@ -635,6 +639,30 @@ struct JSContext {
                              const char *filename, int line, int flags, int scope_idx);
     void *user_opaque;
 };
+
+/* code-runtime-quickjs: native work polls. A native loop whose length the program
+   controls charges its work to the interrupt counter, in poll points (one poll point is
+   about one bytecode branch, ~10-15 ns), and consults the interrupt handler when the
+   counter runs out, so a long operation stops inside its budget and the poll after a slow
+   one comes at once. js_charge_work only charges (for paths that cannot fail); the next
+   poll point then calls the handler. */
+static int __js_poll_interrupts(JSContext *ctx);
+
+static inline int js_poll_work(JSContext *ctx, int64_t units)
+{
+    if (unlikely(units >= ctx->interrupt_counter))
+        return __js_poll_interrupts(ctx);
+    ctx->interrupt_counter -= (int)units;
+    return 0;
+}
+
+static inline void js_charge_work(JSContext *ctx, int64_t units)
+{
+    if (units >= ctx->interrupt_counter)
+        ctx->interrupt_counter = 0;
+    else
+        ctx->interrupt_counter -= (int)units;
+}
 
 typedef union JSFloat64Union {
     double d;
@@ -2137,10 +2165,20 @@ void *js_calloc(JSContext *ctx, size_t count, size_t size)
     return ptr;
 }
 
+/* code-runtime-quickjs: a context's allocations charge the interrupt counter one poll
+   point per 64 bytes (what filling them costs, about), so the poll after an operation that
+   made a large value comes at once (js_poll_work). */
+static inline void js_charge_alloc(JSContext *ctx, size_t size)
+{
+    if (size >= 4096)
+        js_charge_work(ctx, (int64_t)(size >> 6));
+}
+
 /* Throw out of memory in case of error */
 void *js_malloc(JSContext *ctx, size_t size)
 {
     void *ptr;
+    js_charge_alloc(ctx, size); /* code-runtime-quickjs */
     ptr = js_malloc_rt(ctx->rt, size);
     if (unlikely(!ptr)) {
         JS_ThrowOutOfMemory(ctx);
@@ -2153,6 +2191,7 @@ void *js_malloc(JSContext *ctx, size_t size)
 void *js_mallocz(JSContext *ctx, size_t size)
 {
     void *ptr;
+    js_charge_alloc(ctx, size); /* code-runtime-quickjs */
     ptr = js_mallocz_rt(ctx->rt, size);
     if (unlikely(!ptr)) {
         JS_ThrowOutOfMemory(ctx);
@@ -2170,6 +2209,7 @@ void js_free(JSContext *ctx, void *ptr)
 void *js_realloc(JSContext *ctx, void *ptr, size_t size)
 {
     void *ret;
+    js_charge_alloc(ctx, size); /* code-runtime-quickjs */
     ret = js_realloc_rt(ctx->rt, ptr, size);
     if (unlikely(!ret && size != 0)) {
         JS_ThrowOutOfMemory(ctx);
@@ -4488,6 +4528,9 @@ static no_inline int string_buffer_realloc(StringBuffer *s, int new_len, int c)
         return string_buffer_set_error(s);
     }
     new_size = min_int(max_int(new_len, s->size * 3 / 2), JS_STRING_LEN_MAX);
+    /* code-runtime-quickjs: growing copies the buffer */
+    if (js_poll_work(s->ctx, (s->size >> 5) + 1))
+        return string_buffer_set_error(s);
     if (!s->is_wide_char && c >= 0x100) {
         return string_buffer_widen(s, new_size);
     }
@@ -4606,6 +4649,9 @@ static int string_buffer_write8(StringBuffer *s, const uint8_t *p, int len)
 {
     int i;
 
+    /* code-runtime-quickjs: many writes build one long string (join, repeat, replace) */
+    if (unlikely(len >= 256) && js_poll_work(s->ctx, len >> 5))
+        return string_buffer_set_error(s);
     if (s->len + len > s->size) {
         if (string_buffer_realloc(s, s->len + len, 0))
             return -1;
@@ -4626,6 +4672,9 @@ static int string_buffer_write16(StringBuffer *s, const uint16_t *p, int len)
 {
     int c = 0, i;
 
+    /* code-runtime-quickjs: as in string_buffer_write8 */
+    if (unlikely(len >= 128) && js_poll_work(s->ctx, len >> 4))
+        return string_buffer_set_error(s);
     for (i = 0; i < len; i++) {
         c |= p[i];
     }
@@ -4733,9 +4782,27 @@ static int string_buffer_fill(StringBuffer *s, int c, int count)
         if (string_buffer_realloc(s, s->len + count, c))
             return -1;
     }
-    while (count-- > 0) {
-        if (string_buffer_putc16(s, c))
-            return -1;
+    /* code-runtime-quickjs: in chunks, polling between them */
+    while (count > 0) {
+        int chunk = min_int(count, 65536);
+        if (js_poll_work(s->ctx, chunk >> 4))
+            return string_buffer_set_error(s);
+        count -= chunk;
+        while (chunk-- > 0) {
+            if (string_buffer_putc16(s, c))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* code-runtime-quickjs: polls once per 4,096 short writes of a loop (repeat, pad) */
+static inline int string_buffer_poll_every(StringBuffer *s, int *count, int len)
+{
+    if (unlikely(++*count >= 4096)) {
+        *count = 0;
+        if (js_poll_work(s->ctx, ((int64_t)len << 7) + 1))
+            return string_buffer_set_error(s);
     }
     return 0;
 }
@@ -8690,10 +8757,25 @@ static void JS_ThrowInterrupted(JSContext *ctx)
     JS_SetUncatchableError(ctx, ctx->rt->current_exception);
 }
 
+/* code-runtime-quickjs: the handler is wanted about every JS_INTERRUPT_INTERVAL_NS. An
+   interval of poll points that took longer (slow native calls between them, which charge
+   no work) shortens the next one in proportion; each quick interval doubles it back, up to
+   JS_INTERRUPT_COUNTER_INIT. In a loop of plain bytecode the period stays at the maximum. */
+#define JS_INTERRUPT_INTERVAL_NS 1000000
+
 static no_inline __exception int __js_poll_interrupts(JSContext *ctx)
 {
     JSRuntime *rt = ctx->rt;
-    ctx->interrupt_counter = JS_INTERRUPT_COUNTER_INIT;
+    uint64_t now = js__hrtime_ns();
+    uint64_t spent = now - ctx->interrupt_last_ns;
+    int64_t period = ctx->interrupt_period > 0 ? ctx->interrupt_period : JS_INTERRUPT_COUNTER_INIT;
+    if (spent > JS_INTERRUPT_INTERVAL_NS)
+        period = max_int(1, (int)(period * (double)JS_INTERRUPT_INTERVAL_NS / (double)spent));
+    else
+        period = min_int(JS_INTERRUPT_COUNTER_INIT, period * 2);
+    ctx->interrupt_period = period;
+    ctx->interrupt_last_ns = now;
+    ctx->interrupt_counter = period;
     if (rt->interrupt_handler) {
         if (rt->interrupt_handler(rt, rt->interrupt_opaque)) {
             JS_ThrowInterrupted(ctx);
@@ -12497,8 +12579,10 @@ static js_limb_t js_mp_add_mul1(js_limb_t *tabr, const js_limb_t *taba, js_limb_
     return l;
 }
 
-/* size of the result : op1_size + op2_size. */
-static void js_mp_mul_basecase(js_limb_t *result,
+/* size of the result : op1_size + op2_size. code-runtime-quickjs: polls for interruption
+   once per row (a row costs op1_size limb products, ~1 ns each); returns -1 when
+   interrupted. */
+static int js_mp_mul_basecase(JSContext *ctx, js_limb_t *result,
                             const js_limb_t *op1, js_limb_t op1_size,
                             const js_limb_t *op2, js_limb_t op2_size)
 {
@@ -12507,9 +12591,12 @@ static void js_mp_mul_basecase(js_limb_t *result,
 
     result[op1_size] = js_mp_mul1(result, op1, op1_size, op2[0], 0);
     for(i=1;i<op2_size;i++) {
+        if (js_poll_work(ctx, (op1_size >> 3) + 1))
+            return -1;
         r = js_mp_add_mul1(result + i, op1, op1_size, op2[i]);
         result[i + op1_size] = r;
     }
+    return 0;
 }
 
 /* tabr[] -= taba[] * b. Return the value to substract to the high
@@ -12589,7 +12676,9 @@ static js_limb_t js_mp_div1norm(js_limb_t *tabr, const js_limb_t *taba, js_limb_
    - 1] must be >= 1 << (JS_LIMB_BITS - 1). na - nb must be >= 0. 'taba'
    is modified and contains the remainder (nb limbs). tabq[0..na-nb]
    contains the quotient with tabq[na - nb] <= 1. */
-static void js_mp_divnorm(js_limb_t *tabq, js_limb_t *taba, js_limb_t na,
+/* code-runtime-quickjs: polls once per quotient limb (nb limb products each); returns -1
+   when interrupted. */
+static int js_mp_divnorm(JSContext *ctx, js_limb_t *tabq, js_limb_t *taba, js_limb_t na,
                        const js_limb_t *tabb, js_limb_t nb)
 {
     js_limb_t r, a, c, q, v, b1, b1_inv, n, dummy_r;
@@ -12597,8 +12686,10 @@ static void js_mp_divnorm(js_limb_t *tabq, js_limb_t *taba, js_limb_t na,
 
     b1 = tabb[nb - 1];
     if (nb == 1) {
+        if (js_poll_work(ctx, (na >> 2) + 1))
+            return -1;
         taba[0] = js_mp_div1norm(tabq, taba, na, b1, 0);
-        return;
+        return 0;
     }
     n = na - nb;
 
@@ -12622,6 +12713,8 @@ static void js_mp_divnorm(js_limb_t *tabq, js_limb_t *taba, js_limb_t na,
     }
 
     for(i = n - 1; i >= 0; i--) {
+        if (js_poll_work(ctx, (nb >> 3) + 1))
+            return -1;
         if (unlikely(taba[i + nb] >= b1)) {
             q = -1;
         } else if (b1_inv) {
@@ -12654,6 +12747,7 @@ static void js_mp_divnorm(js_limb_t *tabq, js_limb_t *taba, js_limb_t na,
         }
         tabq[i] = q;
     }
+    return 0;
 }
 
 /* 1 <= shift <= JS_LIMB_BITS - 1 */
@@ -12944,7 +13038,10 @@ static JSBigInt *js_bigint_mul(JSContext *ctx, const JSBigInt *a,
     r = js_bigint_new(ctx, a->len + b->len);
     if (!r)
         return NULL;
-    js_mp_mul_basecase(r->tab, a->tab, a->len, b->tab, b->len);
+    if (js_mp_mul_basecase(ctx, r->tab, a->tab, a->len, b->tab, b->len)) {
+        js_free(ctx, r);
+        return NULL;
+    }
     /* correct the result if negative operands (no overflow is
        possible) */
     if (js_bigint_sign(a))
@@ -13034,7 +13131,12 @@ static JSBigInt *js_bigint_divrem(JSContext *ctx, const JSBigInt *a,
 
     //    js_bigint_dump1(ctx, "a", r->tab, na);
     //    js_bigint_dump1(ctx, "b", tabb, nb);
-    js_mp_divnorm(q->tab, r->tab, na, tabb, nb);
+    if (js_mp_divnorm(ctx, q->tab, r->tab, na, tabb, nb)) {
+        js_free(ctx, q);
+        js_free(ctx, r);
+        js_free(ctx, tabb);
+        return NULL;
+    }
     js_free(ctx, tabb);
 
     if (is_rem) {
@@ -13561,6 +13663,10 @@ static JSBigInt *js_bigint_from_string(JSContext *ctx,
             if (len == 1 && r->tab[0] == 0) {
                 r->tab[0] = v;
             } else {
+                if (js_poll_work(ctx, (len >> 3) + 1)) { /* code-runtime-quickjs */
+                    js_free(ctx, r);
+                    return NULL;
+                }
                 h = js_mp_mul1(r->tab, r->tab, len, js_pow_dec[i], v);
                 if (h != 0) {
                     r->tab[len++] = h;
@@ -13738,6 +13844,12 @@ static JSValue js_bigint_to_string1(JSContext *ctx, JSValueConst val, int radix)
                     }
                     break;
                 } else {
+                    /* code-runtime-quickjs: one division of len limbs per output limb */
+                    if (js_poll_work(ctx, (len >> 2) + 1)) {
+                        js_free(ctx, tmp);
+                        js_free(ctx, buf);
+                        return JS_EXCEPTION;
+                    }
                     v = js_mp_div1(r->tab, r->tab, len, radix_base, 0);
                     q = js_limb_to_a(q, v, radix, js_digits_per_limb_table[radix - 2]);
                 }
@@ -23116,6 +23228,8 @@ static __exception int next_token(JSParseState *s)
         JS_ThrowStackOverflow(s->ctx);
         return -1;
     }
+    if (js_poll_work(s->ctx, 4)) /* code-runtime-quickjs */ /* a token of source */
+        return -1;
 
     free_token(s, &s->token);
 
@@ -23767,6 +23881,8 @@ static __exception int json_next_token(JSParseState *s)
         JS_ThrowStackOverflow(s->ctx);
         return -1;
     }
+    if (js_poll_work(s->ctx, 2)) /* code-runtime-quickjs */ /* a token of JSON */
+        return -1;
 
     json_free_token(s, &s->token);
 
@@ -42673,8 +42789,11 @@ static JSValue js_function_toString(JSContext *ctx, JSValueConst this_val,
     if (js_class_has_bytecode(p->class_id)) {
         JSFunctionBytecode *b = p->u.func.function_bytecode;
         /* `b->source` must be pure ASCII or UTF-8 encoded */
-        if (b->source)
+        if (b->source) {
+            if (js_poll_work(ctx, b->source_len >> 4)) /* code-runtime-quickjs */
+                return JS_EXCEPTION;
             return JS_NewStringLen(ctx, b->source, b->source_len);
+        }
     }
     {
         JSValue name;
@@ -43033,6 +43152,8 @@ static int JS_CopySubArray(JSContext *ctx,
     }
 
     for (i = 0; i < count; ) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         if (dir < 0) {
             from = from_pos + count - i - 1;
             to = to_pos + count - i - 1;
@@ -43051,6 +43172,7 @@ static int JS_CopySubArray(JSContext *ctx,
             if (dir < 0) {
                 l = min_int64(l, from + 1);
                 l = min_int64(l, to + 1);
+                l = min_int64(l, 65536); /* code-runtime-quickjs */ /* polled per chunk */
                 for(j = 0; j < l; j++) {
                     set_value(ctx, &p->u.array.u.values[to - j],
                               js_dup(p->u.array.u.values[from - j]));
@@ -43058,6 +43180,7 @@ static int JS_CopySubArray(JSContext *ctx,
             } else {
                 l = min_int64(l, len - from);
                 l = min_int64(l, len - to);
+                l = min_int64(l, 65536); /* code-runtime-quickjs */
                 for(j = 0; j < l; j++) {
                     set_value(ctx, &p->u.array.u.values[to + j],
                               js_dup(p->u.array.u.values[from + j]));
@@ -43156,6 +43279,8 @@ static JSValue js_array_from(JSContext *ctx, JSValueConst this_val,
         if (js_for_of_start(ctx, &stack[1], false))
             goto exception;
         for (k = 0;; k++) {
+            if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                goto exception_close;
             v = JS_IteratorNext(ctx, stack[0], stack[1], 0, NULL, &done);
             if (JS_IsException(v))
                 goto exception_close;
@@ -43191,6 +43316,8 @@ static JSValue js_array_from(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(r))
             goto exception;
         for(k = 0; k < len; k++) {
+            if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                goto exception;
             v = JS_GetPropertyInt64(ctx, arrayLike, k);
             if (JS_IsException(v))
                 goto exception;
@@ -43456,6 +43583,8 @@ static JSValue js_array_concat(JSContext *ctx, JSValueConst this_val,
                 goto exception;
             }
             for (k = 0; k < len; k++, n++) {
+                if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                    goto exception;
                 res = JS_TryGetPropertyInt64(ctx, e, k, &val);
                 if (res < 0)
                     goto exception;
@@ -43809,6 +43938,8 @@ static JSValue js_array_fill(JSContext *ctx, JSValueConst this_val,
 
     /* XXX: should special case fast arrays */
     while (start < end) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         if (JS_SetPropertyInt64(ctx, obj, start, js_dup(argv[0])) < 0)
             goto exception;
         start++;
@@ -43842,6 +43973,8 @@ static JSValue js_array_includes(JSContext *ctx, JSValueConst this_val,
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
             for (; n < count; n++) {
+                if (unlikely((n & 65535) == 0) && js_poll_work(ctx, 8192)) /* code-runtime-quickjs */
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_SAME_VALUE_ZERO)) {
                     goto done;
@@ -43891,6 +44024,8 @@ static JSValue js_array_indexOf(JSContext *ctx, JSValueConst this_val,
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count)) {
             for (; n < count; n++) {
+                if (unlikely((n & 65535) == 0) && js_poll_work(ctx, 8192)) /* code-runtime-quickjs */
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n], JS_EQ_STRICT)) {
                     goto done;
                 }
@@ -43942,6 +44077,8 @@ static JSValue js_array_lastIndexOf(JSContext *ctx, JSValueConst this_val,
         }
         if (js_get_fast_array(ctx, obj, &arrp, &count) && count == len) {
             for (; n >= 0; n--) {
+                if (unlikely((n & 65535) == 0) && js_poll_work(ctx, 8192)) /* code-runtime-quickjs */
+                    goto exception;
                 if (js_strict_eq2(ctx, argv[0], arrp[n],
                                   JS_EQ_STRICT)) {
                     goto done;
@@ -44103,6 +44240,8 @@ static JSValue js_array_join(JSContext *ctx, JSValueConst this_val,
     string_buffer_init(ctx, b, 0);
 
     for(i = 0; i < n; i++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto fail;
         if (i > 0) {
             if (c >= 0) {
                 string_buffer_putc8(b, c);
@@ -44272,6 +44411,10 @@ static JSValue js_array_reverse(JSContext *ctx, JSValueConst this_val,
 
         if (count32 > 1) {
             for (ll = 0, hh = count32 - 1; ll < hh; ll++, hh--) {
+                if (unlikely((ll & 65535) == 0) && js_poll_work(ctx, 4096)) { /* code-runtime-quickjs */
+                    lval = JS_UNDEFINED;
+                    goto exception;
+                }
                 lval = arrp[ll];
                 arrp[ll] = arrp[hh];
                 arrp[hh] = lval;
@@ -44281,6 +44424,8 @@ static JSValue js_array_reverse(JSContext *ctx, JSValueConst this_val,
     }
 
     for (l = 0, h = len - 1; l < h; l++, h--) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         l_present = JS_TryGetPropertyInt64(ctx, obj, l, &lval);
         if (l_present < 0)
             goto exception;
@@ -44354,6 +44499,8 @@ static JSValue js_array_toReversed(JSContext *ctx, JSValueConst this_val,
         } else {
             // Query order is observable; test262 expects descending order.
             for (; i >= 0; i--, pval++) {
+                if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                    goto exception;
                 if (-1 == JS_TryGetPropertyInt64(ctx, obj, i, pval))
                     goto exception;
             }
@@ -44435,6 +44582,8 @@ static JSValue js_array_slice(JSContext *ctx, JSValueConst this_val,
     }
     /* Copy the remaining elements if any (handle case of inherited properties) */
     for (; k < final; k++, n++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         kPresent = JS_TryGetPropertyInt64(ctx, obj, k, &val);
         if (kPresent < 0)
             goto exception;
@@ -44455,6 +44604,8 @@ static JSValue js_array_slice(JSContext *ctx, JSValueConst this_val,
                 goto exception;
 
             for (k = len; k-- > new_len; ) {
+                if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                    goto exception;
                 if (JS_DeletePropertyInt64(ctx, obj, k, JS_PROP_THROW) < 0)
                     goto exception;
             }
@@ -44532,12 +44683,14 @@ static JSValue js_array_toSpliced(JSContext *ctx, JSValueConst this_val,
             *pval = js_dup(arrp[i]);
     } else {
         for (i = 0; i < start; i++, pval++)
-            if (-1 == JS_TryGetPropertyInt64(ctx, obj, i, pval))
+            if (js_poll_work(ctx, 4) || /* code-runtime-quickjs */
+                -1 == JS_TryGetPropertyInt64(ctx, obj, i, pval))
                 goto exception;
         for (j = 0; j < add; j++, pval++)
             *pval = js_dup(argv[2 + j]);
         for (i += del; i < len; i++, pval++)
-            if (-1 == JS_TryGetPropertyInt64(ctx, obj, i, pval))
+            if (js_poll_work(ctx, 4) || /* code-runtime-quickjs */
+                -1 == JS_TryGetPropertyInt64(ctx, obj, i, pval))
                 goto exception;
     }
 
@@ -44604,6 +44757,8 @@ static int64_t JS_FlattenIntoArray(JSContext *ctx, JSValueConst target,
     }
 
     for (sourceIndex = 0; sourceIndex < sourceLen; sourceIndex++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            return -1;
         present = JS_TryGetPropertyInt64(ctx, source, sourceIndex, &element);
         if (present < 0)
             return -1;
@@ -44722,6 +44877,10 @@ static int js_array_cmp_generic(const void *a, const void *b, void *opaque) {
 
     if (psc->exception)
         return 0;
+    if (js_poll_work(ctx, 2)) { /* code-runtime-quickjs */
+        psc->exception = 1;
+        return 0;
+    }
 
     if (psc->has_method) {
         argv[0] = ap->val;
@@ -44787,6 +44946,8 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
 
     /* XXX: should special case fast arrays */
     for (i = 0; i < len; i++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         if (pos >= array_size) {
             size_t new_size;
             ValueSlot *new_array;
@@ -44830,10 +44991,14 @@ static JSValue js_array_sort(JSContext *ctx, JSValueConst this_val,
     }
     js_free(ctx, array);
     for (i = n; undefined_count-- > 0; i++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto fail;
         if (JS_SetPropertyInt64(ctx, obj, i, JS_UNDEFINED) < 0)
             goto fail;
     }
     for (; i < len; i++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto fail;
         if (JS_DeletePropertyInt64(ctx, obj, i, JS_PROP_THROW) < 0)
             goto fail;
     }
@@ -47298,7 +47463,7 @@ static int string_indexof_char(JSString *p, int c, int from)
     return -1;
 }
 
-static int string_indexof(JSString *p1, JSString *p2, int from)
+static __maybe_unused int string_indexof(JSString *p1, JSString *p2, int from)
 {
     /* assuming 0 <= from <= p1->len */
     int c, i, j, len1 = p1->len, len2 = p2->len;
@@ -47311,6 +47476,97 @@ static int string_indexof(JSString *p1, JSString *p2, int from)
         if (!string_cmp(p1, p2, j + 1, 1, len2 - 1))
             return j;
     }
+    return -1;
+}
+
+/* code-runtime-quickjs: substring search in linear time. Returns the first position i
+   from 'start' towards 'stop' (inclusive; backwards when start > stop) where p2 occurs in
+   p1, -1 if none, -2 on exception (interrupted, out of memory). Positions are tried
+   one by one (the fast common case) until the characters compared exceed a budget linear
+   in what was scanned; the rest is searched with Knuth-Morris-Pratt, whose failure table
+   costs 4 bytes per character of p2 (patterns longer than JS_SEARCH_KMP_MAX stay with the
+   one-by-one search, which then polls but is not linear). Polls for interruption as it
+   goes. */
+#define JS_SEARCH_KMP_MAX (1 << 22)
+
+static int js_string_search(JSContext *ctx, JSString *p1, JSString *p2, int start, int stop)
+{
+    int len2 = p2->len, inc = start <= stop ? 1 : -1, i, k, q, lim;
+    int64_t compared = 0, scanned = 0, since_poll = 0;
+    int *fail;
+
+    if (len2 == 0)
+        return start;
+    for (i = start;; i += inc) {
+        k = 0;
+        for (;;) {
+            lim = min_int(len2, k + 65536);
+            while (k < lim && string_get(p1, i + k) == string_get(p2, k))
+                k++;
+            if (k < lim || k == len2)
+                break;
+            if (js_poll_work(ctx, 4096))
+                return -2;
+        }
+        if (k == len2)
+            return i;
+        compared += k + 1;
+        scanned++;
+        since_poll += k + 1;
+        if (unlikely(since_poll >= 65536)) {
+            since_poll = 0;
+            if (js_poll_work(ctx, 4096))
+                return -2;
+        }
+        if (unlikely(compared > 8 * scanned + 65536) && len2 <= JS_SEARCH_KMP_MAX)
+            break;
+        if (i == stop)
+            return -1;
+    }
+    /* Knuth-Morris-Pratt from position i on. Forwards, the pattern is p2 read left to
+       right against p1 from i; backwards, both are read right to left, the text from the
+       last character of a match at i. */
+#define SEARCH_PAT(j) (inc > 0 ? string_get(p2, (j)) : string_get(p2, len2 - 1 - (j)))
+    fail = js_malloc(ctx, sizeof(int) * len2);
+    if (!fail)
+        return -2;
+    fail[0] = 0;
+    for (q = 1, k = 0; q < len2; q++) {
+        if (unlikely((q & 65535) == 0) && js_poll_work(ctx, 4096)) {
+            js_free(ctx, fail);
+            return -2;
+        }
+        while (k > 0 && SEARCH_PAT(q) != SEARCH_PAT(k))
+            k = fail[k - 1];
+        if (SEARCH_PAT(q) == SEARCH_PAT(k))
+            k++;
+        fail[q] = k;
+    }
+    {
+        /* text positions t run over the characters a match starting at i..stop covers */
+        int t = inc > 0 ? i : i + len2 - 1;
+        int t_end = inc > 0 ? stop + len2 - 1 : stop;
+        int64_t steps = 0;
+        k = 0;
+        for (;; t += inc) {
+            if (unlikely((++steps & 65535) == 0) && js_poll_work(ctx, 8192)) {
+                js_free(ctx, fail);
+                return -2;
+            }
+            while (k > 0 && string_get(p1, t) != SEARCH_PAT(k))
+                k = fail[k - 1];
+            if (string_get(p1, t) == SEARCH_PAT(k))
+                k++;
+            if (k == len2) {
+                js_free(ctx, fail);
+                return inc > 0 ? t - len2 + 1 : t;
+            }
+            if (t == t_end)
+                break;
+        }
+    }
+#undef SEARCH_PAT
+    js_free(ctx, fail);
     return -1;
 }
 
@@ -47405,7 +47661,7 @@ static JSValue js_string_indexOf(JSContext *ctx, JSValueConst this_val,
                                  int argc, JSValueConst *argv, int lastIndexOf)
 {
     JSValue str, v;
-    int i, len, v_len, pos, start, stop, ret, inc;
+    int len, v_len, pos, start, stop, ret, inc;
     JSString *p;
     JSString *p1;
 
@@ -47447,14 +47703,9 @@ static JSValue js_string_indexOf(JSContext *ctx, JSValueConst this_val,
     }
     ret = -1;
     if (len >= v_len && inc * (stop - start) >= 0) {
-        for (i = start;; i += inc) {
-            if (!string_cmp(p, p1, i, 0, v_len)) {
-                ret = i;
-                break;
-            }
-            if (i == stop)
-                break;
-        }
+        ret = js_string_search(ctx, p, p1, start, stop); /* code-runtime-quickjs */
+        if (ret == -2)
+            goto fail;
     }
     JS_FreeValue(ctx, str);
     JS_FreeValue(ctx, v);
@@ -47513,14 +47764,10 @@ static JSValue js_string_includes(JSContext *ctx, JSValueConst this_val,
         start = stop = pos;
     }
     if (start >= 0 && start <= stop) {
-        for (i = start;; i++) {
-            if (!string_cmp(p, p1, i, 0, v_len)) {
-                ret = 1;
-                break;
-            }
-            if (i == stop)
-                break;
-        }
+        i = js_string_search(ctx, p, p1, start, stop); /* code-runtime-quickjs */
+        if (i == -2)
+            goto fail;
+        ret = i >= 0;
     }
  done:
     JS_FreeValue(ctx, str);
@@ -47787,7 +48034,11 @@ static JSValue js_string_replace(JSContext *ctx, JSValueConst this_val,
             else
                 pos = endOfLastMatch + 1;
         } else {
-            pos = string_indexof(sp, searchp, endOfLastMatch);
+            /* code-runtime-quickjs: linear, interruptible search */
+            pos = endOfLastMatch + searchp->len <= sp->len ?
+                js_string_search(ctx, sp, searchp, endOfLastMatch, sp->len - searchp->len) : -1;
+            if (pos == -2)
+                goto exception;
         }
         if (pos < 0) {
             if (is_first) {
@@ -47898,7 +48149,10 @@ static JSValue js_string_split(JSContext *ctx, JSValueConst this_val,
     }
     q = p;
     for (q = p; (q += !r) <= s - r - !r; q = p = e + r) {
-        e = string_indexof(sp, rp, q);
+        /* code-runtime-quickjs: linear, interruptible search */
+        e = q + r <= s ? js_string_search(ctx, sp, rp, q, s - r) : -1;
+        if (e == -2)
+            goto exception;
         if (e < 0)
             break;
         T = js_sub_string(ctx, sp, p, e);
@@ -48060,8 +48314,11 @@ static JSValue js_string_pad(JSContext *ctx, JSValueConst this_val,
             goto fail;
     }
     if (p1) {
+        int writes = 0; /* code-runtime-quickjs */
         while (n > 0) {
             int chunk = min_int(n, p1->len);
+            if (string_buffer_poll_every(b, &writes, chunk))
+                goto fail;
             if (string_buffer_concat(b, p1, 0, chunk))
                 goto fail;
             n -= chunk;
@@ -48120,8 +48377,11 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
     if (len == 1) {
         string_buffer_fill(b, string_get(p, 0), n);
     } else {
+        int writes = 0; /* code-runtime-quickjs */
         while (n-- > 0) {
-            string_buffer_concat(b, p, 0, len);
+            if (string_buffer_poll_every(b, &writes, len) ||
+                string_buffer_concat(b, p, 0, len))
+                break;
         }
     }
     JS_FreeValue(ctx, str);
@@ -48226,12 +48486,19 @@ static int to_utf32_buf(JSContext *ctx, JSString *p, uint32_t **pbuf)
     return j;
 }
 
+/* code-runtime-quickjs: unicode_normalize_poll's interruption poll */
+static int js_unicode_poll(void *opaque, int units)
+{
+    return js_poll_work((JSContext *)opaque, units);
+}
+
 static JSValue js_string_localeCompare(JSContext *ctx, JSValueConst this_val,
                                        int argc, JSValueConst *argv)
 {
     int i, n, an, bn, cmp;
     uint32_t *as, *bs, *ts;
     JSValue a, b, ret;
+    UnicodeNormalizePoll poll = { js_unicode_poll, ctx }; /* code-runtime-quickjs */
 
     ret = JS_EXCEPTION;
     as = NULL;
@@ -48254,16 +48521,16 @@ static JSValue js_string_localeCompare(JSContext *ctx, JSValueConst this_val,
         goto exception;
 
     // TODO(bnoordhuis) skip normalization when input is latin1
-    an = unicode_normalize(&ts, as, an, UNICODE_NFC, ctx,
-                           (DynBufReallocFunc *)js_realloc);
+    an = unicode_normalize_poll(&ts, as, an, UNICODE_NFC, ctx,
+                                (DynBufReallocFunc *)js_realloc, &poll); /* code-runtime-quickjs */
     if (an == -1)
         goto exception;
     js_free(ctx, as);
     as = ts;
 
     // TODO(bnoordhuis) skip normalization when input is latin1
-    bn = unicode_normalize(&ts, bs, bn, UNICODE_NFC, ctx,
-                           (DynBufReallocFunc *)js_realloc);
+    bn = unicode_normalize_poll(&ts, bs, bn, UNICODE_NFC, ctx,
+                                (DynBufReallocFunc *)js_realloc, &poll); /* code-runtime-quickjs */
     if (bn == -1)
         goto exception;
     js_free(ctx, bs);
@@ -48404,8 +48671,12 @@ static JSValue js_string_normalize(JSContext *ctx, JSValueConst this_val,
         JS_FreeCString(ctx, form);
     }
 
-    out_len = unicode_normalize(&out_buf, buf, buf_len, n_type,
-                                ctx->rt, (DynBufReallocFunc *)js_realloc_rt);
+    {
+        /* code-runtime-quickjs: interruptible */
+        UnicodeNormalizePoll poll = { js_unicode_poll, ctx };
+        out_len = unicode_normalize_poll(&out_buf, buf, buf_len, n_type,
+                                         ctx->rt, (DynBufReallocFunc *)js_realloc_rt, &poll);
+    }
     js_free(ctx, buf);
     if (out_len < 0)
         return JS_EXCEPTION;
@@ -51627,6 +51898,8 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                 goto exception;
             string_buffer_putc8(jsc->b, '[');
             for(i = 0; i < len; i++) {
+                if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                    goto exception;
                 if (i > 0)
                     string_buffer_putc8(jsc->b, ',');
                 string_buffer_concat_value(jsc->b, sep);
@@ -51665,6 +51938,8 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             string_buffer_putc8(jsc->b, '{');
             has_content = false;
             for(i = 0; i < len; i++) {
+                if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                    goto exception;
                 JS_FreeValue(ctx, prop);
                 prop = JS_GetPropertyInt64(ctx, tab, i);
                 if (JS_IsException(prop))
@@ -60417,6 +60692,8 @@ static JSValue js_typed_array_from(JSContext *ctx, JSValueConst this_val,
         if (JS_IsException(stack[1]))
             goto exception_close;
         for (k = 0;; k++) {
+            if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+                goto exception_close;
             v = JS_IteratorNext(ctx, stack[0], stack[1], 0, NULL, &done);
             if (JS_IsException(v))
                 goto exception_close;
@@ -60438,6 +60715,8 @@ static JSValue js_typed_array_from(JSContext *ctx, JSValueConst this_val,
     if (JS_IsException(r))
         goto exception;
     for(k = 0; k < len; k++) {
+        if (js_poll_work(ctx, 4)) /* code-runtime-quickjs */
+            goto exception;
         v = JS_GetPropertyInt64(ctx, arr, k);
         if (JS_IsException(v))
             goto exception;
@@ -61455,6 +61734,28 @@ static int js_TA_cmp_generic(const void *a, const void *b, void *opaque) {
     return cmp;
 }
 
+/* code-runtime-quickjs: a numeric comparator that polls for interruption */
+struct TA_polled_cmp {
+    int (*cmp)(const void *a, const void *b, void *opaque);
+    struct TA_sort_context *tsc;
+    int count;
+};
+
+static int js_TA_cmp_polled(const void *a, const void *b, void *opaque)
+{
+    struct TA_polled_cmp *pc = opaque;
+    if (pc->tsc->exception)
+        return 0;
+    if (unlikely(++pc->count >= 4096)) {
+        pc->count = 0;
+        if (js_poll_work(pc->tsc->ctx, 1024)) {
+            pc->tsc->exception = 1;
+            return 0;
+        }
+    }
+    return pc->cmp(a, b, pc->tsc);
+}
+
 static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
                                    int argc, JSValueConst *argv)
 {
@@ -61596,6 +61897,12 @@ static JSValue js_typed_array_sort(JSContext *ctx, JSValueConst this_val,
             js_free(ctx, array_tmp);
         done:
             js_free(ctx, array_idx);
+        } else if (len > 65536) {
+            /* code-runtime-quickjs: a long numeric sort polls every 4,096 comparisons */
+            struct TA_polled_cmp pc = { cmpfun, &tsc, 0 };
+            rqsort(p->u.array.u.ptr, len, elt_size, js_TA_cmp_polled, &pc);
+            if (tsc.exception)
+                return JS_EXCEPTION;
         } else {
             rqsort(p->u.array.u.ptr, len, elt_size, cmpfun, &tsc);
             if (tsc.exception)
@@ -65291,4 +65598,27 @@ bool JS_SettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value,
         return false;
     fulfill_or_reject_promise(ctx, promise, value, is_reject);
     return true;
+}
+
+/* code-runtime-quickjs: native work polls for the embedder's own native functions (see
+   js_poll_work): charges 'units' poll points (~10-15 ns of work each) and, when the
+   counter runs out, consults the interrupt handler. Returns -1 with the uncatchable
+   "interrupted" error pending when the run must stop. */
+int JS_PollWork(JSContext *ctx, int64_t units)
+{
+    return js_poll_work(ctx, units);
+}
+
+/* code-runtime-quickjs: a string's length in UTF-16 code units (flat or rope), without
+   flattening or copying it; -1 for anything that is not a string. */
+int64_t JS_GetStringLength(JSValueConst v)
+{
+    switch (JS_VALUE_GET_TAG(v)) {
+    case JS_TAG_STRING:
+        return JS_VALUE_GET_STRING(v)->len;
+    case JS_TAG_STRING_ROPE:
+        return JS_VALUE_GET_STRING_ROPE(v)->len;
+    default:
+        return -1;
+    }
 }

@@ -52,7 +52,12 @@ pub struct ErrorClassSpec {
 }
 
 /// A call in flight: its promise and the function's index.
-type PendingCall = (Persistent<Value<'static>>, u32);
+/// (promise, function index, bytes charged to the run's heap limit while it is pending).
+type PendingCall = (Persistent<Value<'static>>, u32, usize);
+
+/// What a pending call holds outside QuickJS's heap besides its argument's JSON: its
+/// table entry and the host's end of it.
+const CALL_BYTES: usize = 128;
 
 /// Call ids are sequential, so the table's hash keeps the id in its low bits, which place
 /// the entry: calls made together sit together, and settling thousands of them walks the
@@ -279,11 +284,17 @@ fn call<'js, W: BindingsWorld>(
     // The run is being stopped; the promise never settles and the run ends from its cause.
     Err(Refusal::Stopped) => return Ok(promise),
   };
+  // The argument's JSON and the call's bookkeeping count against the heap limit while
+  // the call is pending; refused, the run ends as out of memory.
+  let charged = json.len() + CALL_BYTES;
+  if !shared.control().charge(charged) {
+    return Ok(promise);
+  }
   let id = {
     let mut h = shared.bindings().borrow_mut();
     h.next_call = h.next_call.wrapping_add(1);
     let id = h.next_call;
-    h.calls.insert(id, (Persistent::save(ctx, promise.clone()), index));
+    h.calls.insert(id, (Persistent::save(ctx, promise.clone()), index, charged));
     id
   };
   shared.outbox().push(HostCall { call: id, function: index, args_json: json });
@@ -379,9 +390,10 @@ fn settle_value<'js, W: BindingsWorld>(
   id: u32,
   outcome: Result<Value<'js>, String>,
 ) {
-  let Some((promise, index)) = shared.bindings().borrow_mut().calls.remove(&id) else {
+  let Some((promise, index, charged)) = shared.bindings().borrow_mut().calls.remove(&id) else {
     return;
   };
+  shared.control().release(charged);
   let Ok(promise) = promise.restore(ctx) else {
     return;
   };
@@ -424,6 +436,7 @@ fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
 /// Releases every JS handle (before the context goes).
 pub fn clear<W: BindingsWorld>(shared: &W) {
   let mut h = shared.bindings().borrow_mut();
+  shared.control().release(h.calls.values().map(|c| c.2).sum());
   h.calls.clear();
   h.classes.clear();
   h.error = None;

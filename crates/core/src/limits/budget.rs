@@ -15,8 +15,14 @@
 //! `set_memory_limit`: quickjs-ng makes out-of-memory a *catchable* error, and the contract
 //! wants heap exhaustion to end the run. The allocator refuses the allocation (QuickJS throws
 //! its ordinary error) and marks the run, and the next poll stops it for good.
+//!
+//! The limit covers what the engine holds for the run outside QuickJS's heap too: timers,
+//! pending binding calls and their arguments, kept logs, and the buffers a native function
+//! makes from a program's value. Those are charged with [`RunControl::charge`] (and given
+//! back with [`RunControl::release`]); a charge that would cross the limit is refused the
+//! same way an allocation is.
 
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -107,6 +113,10 @@ pub struct RunControl {
   /// slice runs.
   slice_wall_start_ns: AtomicU64,
   heap_exhausted: AtomicBool,
+  /// Bytes of the run's QuickJS heap (kept by its [`HeapAllocator`]).
+  heap_used: AtomicUsize,
+  /// Bytes the engine holds for the run outside that heap ([`RunControl::charge`]).
+  outside_used: AtomicUsize,
   /// The run's QuickJS runtime while it exists (see [`RunControl::refuse_allocation`]).
   js_runtime: AtomicPtr<rquickjs::qjs::JSRuntime>,
 }
@@ -123,6 +133,8 @@ impl RunControl {
       slice_start_ns: AtomicU64::new(0),
       slice_wall_start_ns: AtomicU64::new(0),
       heap_exhausted: AtomicBool::new(false),
+      heap_used: AtomicUsize::new(0),
+      outside_used: AtomicUsize::new(0),
       js_runtime: AtomicPtr::new(std::ptr::null_mut()),
     }
   }
@@ -138,8 +150,10 @@ impl RunControl {
   }
 
   /// The next run of a session starts: fresh budgets, no stop cause, under `run`'s id. The
-  /// heap stays exhausted once it was (the session is dead).
+  /// heap stays exhausted once it was (the session is dead). What the last run held outside
+  /// the heap (its timers, calls and logs) went with it.
   pub fn restart(&self, run: u64) {
+    self.outside_used.store(0, Ordering::Release);
     self.started_ns.store(EPOCH.elapsed().as_nanos() as u64, Ordering::Release);
     self.cpu_used_ns.store(0, Ordering::Release);
     self.slice_start_ns.store(0, Ordering::Release);
@@ -230,6 +244,37 @@ impl RunControl {
     now.saturating_sub(cpu_start)
   }
 
+  /// Charges `bytes` the engine holds for the run outside QuickJS's heap against the heap
+  /// limit. Refused (false, nothing charged, the run marked as out of memory like a refused
+  /// allocation) when QuickJS's heap and the charges would pass the limit.
+  pub fn charge(&self, bytes: usize) -> bool {
+    let outside = self.outside_used.fetch_add(bytes, Ordering::AcqRel).saturating_add(bytes);
+    if self.heap_used.load(Ordering::Acquire).saturating_add(outside) > self.limits.heap_bytes() {
+      self.release(bytes);
+      self.refuse_allocation();
+      return false;
+    }
+    true
+  }
+
+  /// Gives back bytes charged with [`Self::charge`].
+  pub fn release(&self, bytes: usize) {
+    let _ = self
+      .outside_used
+      .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| Some(v.saturating_sub(bytes)));
+  }
+
+  /// Bytes charged outside QuickJS's heap now.
+  pub fn outside_bytes(&self) -> usize {
+    self.outside_used.load(Ordering::Acquire)
+  }
+
+  /// Charges `bytes` for as long as the returned guard lives (a native function's
+  /// buffers); `None` when refused.
+  pub fn reserve(self: &std::sync::Arc<Self>, bytes: usize) -> Option<Reservation> {
+    self.charge(bytes).then(|| Reservation { control: self.clone(), bytes })
+  }
+
   /// Names the run's runtime (null to forget it, before it is freed).
   pub fn attach_runtime(&self, rt: *mut rquickjs::qjs::JSRuntime) {
     self.js_runtime.store(rt, Ordering::Release);
@@ -304,6 +349,18 @@ impl RunControl {
   }
 }
 
+/// Bytes charged to a run while a native function works ([`RunControl::reserve`]).
+pub struct Reservation {
+  control: std::sync::Arc<RunControl>,
+  bytes: usize,
+}
+
+impl Drop for Reservation {
+  fn drop(&mut self) {
+    self.control.release(self.bytes);
+  }
+}
+
 /// CPU time consumed by the calling thread, in nanoseconds.
 #[cfg(unix)]
 pub fn thread_cpu_ns() -> u64 {
@@ -351,7 +408,9 @@ impl HeapAllocator {
 
   fn admit(&mut self, add: usize, remove: usize) -> bool {
     let next = self.used.saturating_sub(remove).saturating_add(add);
-    if next > self.limit && add > remove {
+    if add > remove
+      && next.saturating_add(self.control.outside_used.load(Ordering::Relaxed)) > self.limit
+    {
       self.control.refuse_allocation();
       return false;
     }
@@ -365,8 +424,14 @@ impl HeapAllocator {
     } else {
       // SAFETY: `block` is a live mimalloc block.
       self.used += unsafe { mi::mi_usable_size(block as *const _) };
+      self.publish();
     }
     block
+  }
+
+  /// Tells [`RunControl::charge`] the heap's size.
+  fn publish(&self) {
+    self.control.heap_used.store(self.used, Ordering::Relaxed);
   }
 }
 
@@ -431,6 +496,7 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
       return;
     }
     self.used = self.used.saturating_sub(mi::mi_usable_size(ptr as *const _));
+    self.publish();
     mi::mi_free(ptr as *mut _);
   }
 
@@ -448,6 +514,7 @@ unsafe impl rquickjs::allocator::Allocator for HeapAllocator {
       return block;
     }
     self.used = self.used.saturating_sub(old) + mi::mi_usable_size(block as *const _);
+    self.publish();
     block
   }
 
@@ -531,5 +598,33 @@ mod tests {
     unsafe { mi::mi_free(block as *mut _) };
     let flags = flags.expect("the block's mapping in smaps");
     assert!(!flags.split_whitespace().any(|f| f == "hg"), "{flags}");
+  }
+}
+
+#[cfg(test)]
+mod charge_tests {
+  use super::*;
+  use std::sync::Arc;
+
+  /// Charges outside QuickJS's heap share its limit: one that would pass it is refused,
+  /// marks the run out of memory and charges nothing; releases and reservations give back.
+  #[test]
+  fn charges_share_the_heap_limit() {
+    let control = Arc::new(RunControl::new(Limits { max_heap_mb: 1.0, ..Limits::default() }));
+    assert!(control.charge(600 * 1024));
+    assert_eq!(control.outside_bytes(), 600 * 1024);
+    {
+      let held = control.reserve(300 * 1024);
+      assert!(held.is_some());
+      assert_eq!(control.outside_bytes(), 900 * 1024);
+    }
+    assert_eq!(control.outside_bytes(), 600 * 1024);
+    assert!(!control.heap_exhausted());
+    assert!(!control.charge(500 * 1024));
+    assert_eq!(control.outside_bytes(), 600 * 1024);
+    assert!(control.heap_exhausted());
+    control.release(600 * 1024);
+    control.release(1);
+    assert_eq!(control.outside_bytes(), 0);
   }
 }

@@ -48,6 +48,9 @@ extern "C" {
   /// Seeds `Math.random` (QuickJS seeds it from the time of day in microseconds).
   pub(crate) fn JS_SetRandomSeed(ctx: *mut qjs::JSContext, seed: u64);
   fn JS_GetDenseArray(obj: qjs::JSValue, len: *mut u32, proto: *mut *mut c_void) -> bool;
+  /// Charges native work to the interrupt counter; -1 (interrupted, pending) to stop.
+  fn JS_PollWork(ctx: *mut qjs::JSContext, units: i64) -> std::ffi::c_int;
+  fn JS_GetStringLength(v: qjs::JSValue) -> i64;
   fn JS_GetDenseArrayElement(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
   fn JS_GetObjectShape(
     obj: qjs::JSValue,
@@ -244,6 +247,48 @@ pub(crate) fn with_string_bytes<R>(
     qjs::JS_FreeCString(ctx, p);
     Some(result)
   }
+}
+
+/// A native function's work on the program's behalf: `units` poll points (~10-15 ns of
+/// work each) charged to the run's interrupt counter, consulting its budget when that runs
+/// out. `Err` (the uncatchable interruption pending) once the run must stop.
+pub(crate) fn poll_work(ctx: *mut qjs::JSContext, units: usize) -> rquickjs::Result<()> {
+  // SAFETY: `ctx` is the live context the native function was called with.
+  match unsafe { JS_PollWork(ctx, units.min(i64::MAX as usize) as i64) } {
+    0 => Ok(()),
+    _ => Err(rquickjs::Error::Exception),
+  }
+}
+
+/// `bytes` of the run's heap held, never touched (so it takes address space, not memory),
+/// while a native function makes buffers of about that size outside it: they count against
+/// the heap limit the same way. Freed on drop.
+pub(crate) struct HeapHold {
+  ctx: *mut qjs::JSContext,
+  block: *mut std::ffi::c_void,
+}
+
+/// Holds `bytes` against the run's heap limit; `None` (QuickJS's out-of-memory error
+/// pending, the run marked out of memory by its allocator) when the limit refuses them.
+pub(crate) fn hold_heap(ctx: *mut qjs::JSContext, bytes: usize) -> Option<HeapHold> {
+  // SAFETY: `ctx` is the live context the native function was called with; js_malloc
+  // throws and returns null when the allocation is refused.
+  let block = unsafe { qjs::js_malloc(ctx, bytes as _) };
+  (!block.is_null()).then_some(HeapHold { ctx, block })
+}
+
+impl Drop for HeapHold {
+  fn drop(&mut self) {
+    // SAFETY: `block` came from js_malloc on `ctx`, which outlives the native call that
+    // holds this guard.
+    unsafe { qjs::js_free(self.ctx, self.block) }
+  }
+}
+
+/// A string's length in UTF-16 code units without copying it; `None` for other values.
+pub(crate) fn string_length(v: qjs::JSValue) -> Option<usize> {
+  // SAFETY: reads the tag and, for a string, its length field; nothing runs.
+  usize::try_from(unsafe { JS_GetStringLength(v) }).ok()
 }
 
 /// Drops the pending exception, if any (used after an engine call failed for want of

@@ -168,6 +168,22 @@ fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
   Ok(())
 }
 
+/// A native's work on the program's strings `inputs`: the buffers it makes from them (UTF-8
+/// copies, a parsed URL and its serialisation: up to ~6 bytes per UTF-16 unit) count
+/// against the run's heap limit while the returned guard lives (an untouched block of the
+/// run's own heap that size, so refusing it ends the run as out of memory), and the work is charged to
+/// its budget first, so a run already past it stops before the work starts and one that
+/// reaches it stops at the next poll.
+fn hold(ctx: &Ctx<'_>, inputs: &[&Value<'_>]) -> rquickjs::Result<Option<raw::HeapHold>> {
+  let c = ctx.as_raw().as_ptr();
+  let units: usize = inputs.iter().filter_map(|v| raw::string_length(v.as_raw())).sum();
+  raw::poll_work(c, units / 8)?;
+  if units == 0 {
+    return Ok(None);
+  }
+  raw::hold_heap(c, units.saturating_mul(6)).map(Some).ok_or(rquickjs::Error::Exception)
+}
+
 fn throw_type<T>(ctx: &Ctx<'_>, message: &str) -> rquickjs::Result<T> {
   Err(Exception::throw_type(ctx, message))
 }
@@ -286,6 +302,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
   n.set(
     "utf8Encode",
     Function::new(ctx.clone(), |ctx: Ctx<'js>, s: Value<'js>| -> rquickjs::Result<Value<'js>> {
+      let _held = hold(&ctx, &[&s])?;
       let s = usv_string(&ctx, &s)?;
       new_uint8_array(&ctx, s.as_bytes())
     })?,
@@ -295,6 +312,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     Function::new(
       ctx.clone(),
       |ctx: Ctx<'js>, s: Value<'js>, dest: Value<'js>| -> rquickjs::Result<Value<'js>> {
+        let _held = hold(&ctx, &[&s])?;
         let s = usv_string(&ctx, &s)?;
         let Some((ptr, len)) = view_bytes(&ctx, &dest) else {
           return throw_type(&ctx, "The \"dest\" argument must be an instance of Uint8Array.");
@@ -358,6 +376,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     Function::new(
       ctx.clone(),
       |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> rquickjs::Result<Value<'js>> {
+        let _held = hold(&ctx, &args.0.iter().collect::<Vec<_>>())?;
         let input = usv_string(&ctx, args.0.first().unwrap_or(&Value::new_undefined(ctx.clone())))?;
         let parsed = match args.0.get(1).filter(|b| !b.is_undefined()) {
           Some(base) => {
@@ -383,6 +402,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
        value: Value<'js>|
        -> rquickjs::Result<Value<'js>> {
         use url::quirks as q;
+        let _held = hold(&ctx, &[&href, &value])?;
         let href = usv_string(&ctx, &href)?;
         let part = usv_string(&ctx, &part)?;
         let value = usv_string(&ctx, &value)?;

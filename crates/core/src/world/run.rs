@@ -181,7 +181,8 @@ impl Run {
   /// The state of one run: its calls, timers and promise.
   fn end_run_state(&mut self) {
     bindings::clear(&*self.shared);
-    self.shared.timers.borrow_mut().clear();
+    let timers = self.shared.timers.borrow_mut().clear();
+    self.shared.control.release(timers);
     self.promise.take();
   }
 

@@ -49,6 +49,11 @@ impl RunShared {
     let Ok(mut ledger) = self.ledger.try_borrow_mut() else {
       return;
     };
+    // A kept entry counts against the heap limit until the run ends; refused, the run
+    // ends as out of memory.
+    if !self.control.charge(entry.len() + LOG_ENTRY_BYTES) {
+      return;
+    }
     let live = self.outbox.wants_logs().then(|| {
       let mut json = String::new();
       crate::limits::ledger::write_json_string(&mut json, &entry);
@@ -64,6 +69,10 @@ impl RunShared {
     }
   }
 }
+
+/// What a kept log entry holds besides its text: its slot in the ledger (with the vector's
+/// growth slack) and the allocator's rounding.
+const LOG_ENTRY_BYTES: usize = 2 * std::mem::size_of::<String>() + 16;
 
 impl BindingsWorld for RunShared {
   fn directory(&self) -> &RefCell<Directory> {

@@ -6,7 +6,15 @@
 //! equal due times (Node's order), draining microtasks after each callback, as Node does.
 //! Timers created during the batch wait for a later slice, even at 0 ms. Delays follow
 //! Node: anything not in `[1, 2^31-1]` becomes 1 ms. Timers still pending when the program
-//! settles are dropped with the run.
+//! settles are dropped with the run. Each pending timer counts against the run's heap limit
+//! ([`TIMER_BYTES`] plus its arguments), so a program cannot grow the host by making millions.
+
+/// What one pending timer holds outside QuickJS's heap: its record, its map and ordered-set
+/// entries, with their growth slack and the allocator's rounding (~380 bytes of RSS per
+/// timer measured with a million pending; the records themselves are ~150).
+pub const TIMER_BYTES: usize = 320;
+/// Per extra argument kept for the callback.
+const TIMER_ARG_BYTES: usize = std::mem::size_of::<Persistent<Value<'static>>>();
 
 use crate::limits::budget::RunControl;
 use crate::quickjs::raw;
@@ -35,6 +43,8 @@ struct Timer {
   args: Vec<Persistent<Value<'static>>>,
   interval: Option<Duration>,
   due: Instant,
+  /// Bytes charged to the run's heap limit for it.
+  charged: usize,
 }
 
 /// The run's timers. Cleared before the context is dropped.
@@ -48,6 +58,8 @@ pub struct Timers {
   next_id: u32,
   /// The wake-up already asked of the clock, if any.
   armed: Option<Instant>,
+  /// Bytes charged for the pending timers (given back as they go).
+  charged: usize,
 }
 
 impl Timers {
@@ -60,6 +72,7 @@ impl Timers {
   }
 
   fn insert(&mut self, id: u32, timer: Timer) {
+    self.charged += timer.charged;
     self.by_due.insert((timer.due, id));
     self.by_id.insert(id, timer);
   }
@@ -67,6 +80,7 @@ impl Timers {
   fn remove(&mut self, id: u32) -> Option<Timer> {
     let timer = self.by_id.remove(&id)?;
     self.by_due.remove(&(timer.due, id));
+    self.charged -= timer.charged;
     Some(timer)
   }
 
@@ -80,9 +94,11 @@ impl Timers {
     Some(first)
   }
 
-  pub fn clear(&mut self) {
+  /// Drops every timer; returns the bytes they had charged.
+  pub fn clear(&mut self) -> usize {
     self.by_id.clear();
     self.by_due.clear();
+    std::mem::take(&mut self.charged)
   }
 }
 
@@ -118,13 +134,18 @@ fn schedule<'js, W: TimersWorld>(
   };
   let delay = delay_of(ctx, it.next().as_ref());
   let rest: Vec<Persistent<Value<'static>>> = it.map(|v| Persistent::save(ctx, v)).collect();
+  let charged = TIMER_BYTES + rest.len() * TIMER_ARG_BYTES;
+  if !shared.control().charge(charged) {
+    return Err(rquickjs::Error::Allocation);
+  }
   let due = Instant::now() + delay;
   let id = {
     let mut timers = shared.timers().borrow_mut();
     timers.next_id = timers.next_id.wrapping_add(1).max(1);
     let id = timers.next_id;
     let callback = Persistent::save(ctx, callback);
-    timers.insert(id, Timer { callback, args: rest, interval: repeat.then_some(delay), due });
+    timers
+      .insert(id, Timer { callback, args: rest, interval: repeat.then_some(delay), due, charged });
     id
   };
   arm(&**shared);
@@ -139,6 +160,9 @@ fn cancel<W: TimersWorld>(shared: &W, id: Option<&Value<'_>>) {
     // Take it out first: dropping a Persistent must not happen under the borrow if it
     // could re-enter (it cannot, but keep the borrow short anyway).
     let removed = shared.timers().borrow_mut().remove(id as u32);
+    if let Some(timer) = &removed {
+      shared.control().release(timer.charged);
+    }
     drop(removed);
   }
 }
@@ -206,6 +230,8 @@ fn fire_until<'js, W: TimersWorld>(
       if let Some(every) = t.interval {
         t.due = now + every;
         timers.insert(id, t);
+      } else {
+        shared.control().release(t.charged);
       }
       (callback, args)
     };
