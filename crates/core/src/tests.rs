@@ -968,6 +968,7 @@ fn worlds_count_runs_until_their_world_is_freed() {
   wait_for(0);
 }
 
+<<<<<<< HEAD
 /// Native operations whose length the program sets poll for interruption inside: each of
 /// these ran for seconds past its budget, or forever (then this test hangs, caught by the
 /// 30 s wait in `run_with`), before the vendored QuickJS charged native work.
@@ -1100,4 +1101,97 @@ fn abort_and_dispose_stop_a_run_inside_a_native_operation() {
   assert_eq!(got, id);
   assert!(json.contains("runtime disposed"), "{json}");
   done.recv_timeout(Duration::from_secs(10)).expect("dispose completes");
+=======
+/// A run is charged its slices' thread CPU time, never their wall time: a slice whose
+/// thread is off the CPU (here blocked in the host's `calls`, as a preempted thread on a
+/// busy host is) costs the run nothing for that. Charging a slice that never reached an
+/// interrupt check its wall time ended trivial runs as `compute budget exhausted` under load.
+#[test]
+fn a_slice_off_the_cpu_is_not_charged_for_it() {
+  struct Slow(Mutex<mpsc::Sender<(RunId, u32)>>, Mutex<mpsc::Sender<String>>);
+  impl Host for Slow {
+    fn settled(&self, _run: RunId, result_json: String) {
+      let _ = lock(&self.1).send(result_json);
+    }
+    fn calls(&self, run: RunId, batch: Vec<HostCall>) {
+      // On the run's own thread, inside its slice.
+      std::thread::sleep(Duration::from_millis(60));
+      for c in batch {
+        let _ = lock(&self.0).send((run, c.call));
+      }
+    }
+  }
+  let (ctx, crx) = mpsc::channel();
+  let (stx, srx) = mpsc::channel();
+  let e =
+    Engine::new(EngineConfig { threads: 2 }, Arc::new(Slow(Mutex::new(ctx), Mutex::new(stx))));
+  let spec =
+    || BindingSpec { global: "tools".into(), members: vec!["x".into()], error_class: None };
+  let limits = Limits { compute_ms: 25.0, ..Limits::default() };
+  for _ in 0..3 {
+    e.start("await tools.x(1); await tools.x(2); return 1".into(), vec![spec()], limits).unwrap();
+  }
+  let mut results = Vec::new();
+  while results.len() < 3 {
+    if let Ok((run, call)) = crx.recv_timeout(Duration::from_millis(5)) {
+      e.settle_call(run, call, Ok("null".into()));
+    }
+    while let Ok(json) = srx.try_recv() {
+      results.push(json);
+    }
+  }
+  for json in results {
+    assert_eq!(json, r#"{"logs":[],"value":1}"#);
+  }
+}
+
+/// Heap deaths (a run filling its heap, then its world freed on the same pool) interleaved
+/// with trivial runs under a small compute budget: every trivial run returns, whatever ran
+/// on its thread before it.
+#[test]
+fn heap_deaths_do_not_charge_trivial_runs() {
+  let (e, erx) = engine_with_events();
+  let spec =
+    BindingSpec { global: "tools".into(), members: vec!["wait".into()], error_class: None };
+  let trivial = Limits { compute_ms: 15.0, ..Limits::default() };
+  let dying = Limits { max_heap_mb: 16.0, ..Limits::default() };
+  let mut trivial_runs = std::collections::HashSet::new();
+  for round in 0..12 {
+    e.start(
+      "const k: string[] = []; for (;;) k.push('x'.repeat(4096) + k.length)".into(),
+      vec![],
+      dying,
+    )
+    .unwrap();
+    for i in 0..10 {
+      let program = format!("return (await tools.wait({})) + 1", round * 10 + i);
+      trivial_runs.insert(e.start(program, vec![spec.clone()], trivial).unwrap());
+    }
+  }
+  // Calls are answered 5 ms after they are made, as a host doing I/O would.
+  let mut due: Vec<(std::time::Instant, RunId, u32, String)> = Vec::new();
+  let (mut returned, mut died) = (0, 0);
+  while returned + died < trivial_runs.len() + 12 {
+    let now = std::time::Instant::now();
+    due.retain(|(at, run, call, args)| {
+      if *at > now {
+        return true;
+      }
+      e.settle_call(*run, *call, Ok(args.clone()));
+      false
+    });
+    match erx.recv_timeout(Duration::from_millis(1)) {
+      Ok(HostEvent::Call { run, call, args, .. }) => {
+        due.push((now + Duration::from_millis(5), run, call, args))
+      }
+      Ok(HostEvent::Settled(json)) if json.contains("worker-exit") => died += 1,
+      Ok(HostEvent::Settled(json)) => {
+        assert!(json.starts_with(r#"{"logs":[],"value":"#), "{json}");
+        returned += 1;
+      }
+      Err(_) => {}
+    }
+  }
+  assert_eq!((returned, died), (trivial_runs.len(), 12));
+>>>>>>> 45e5136 (budget: a slice is charged its thread CPU time read at its start and end, never its wall time (a preempted or blocked slice that reached no interrupt check was charged the wall, ending trivial runs beside heap deaths as compute budget exhausted); tests: a_slice_off_the_cpu_is_not_charged_for_it, heap_deaths_do_not_charge_trivial_runs)
 }

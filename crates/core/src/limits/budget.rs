@@ -107,11 +107,8 @@ pub struct RunControl {
   current: AtomicU64,
   /// CPU nanoseconds used by finished slices.
   cpu_used_ns: AtomicU64,
-  /// Thread CPU clock at the start of the current slice (0 until first read in the slice).
+  /// Thread CPU clock at the start of the current slice (at least 1); 0 when no slice runs.
   slice_start_ns: AtomicU64,
-  /// Wall clock (ns since `started`, plus one) at the start of the current slice; 0 when no
-  /// slice runs.
-  slice_wall_start_ns: AtomicU64,
   heap_exhausted: AtomicBool,
   /// Bytes of the run's QuickJS heap (kept by its [`HeapAllocator`]).
   heap_used: AtomicUsize,
@@ -131,7 +128,6 @@ impl RunControl {
       current: AtomicU64::new(0),
       cpu_used_ns: AtomicU64::new(0),
       slice_start_ns: AtomicU64::new(0),
-      slice_wall_start_ns: AtomicU64::new(0),
       heap_exhausted: AtomicBool::new(false),
       heap_used: AtomicUsize::new(0),
       outside_used: AtomicUsize::new(0),
@@ -157,7 +153,6 @@ impl RunControl {
     self.started_ns.store(EPOCH.elapsed().as_nanos() as u64, Ordering::Release);
     self.cpu_used_ns.store(0, Ordering::Release);
     self.slice_start_ns.store(0, Ordering::Release);
-    self.slice_wall_start_ns.store(0, Ordering::Release);
     *self.abort_reason.lock().unwrap_or_else(|p| p.into_inner()) = None;
     self.current.store(run, Ordering::Release);
     self.cause.store(StopCause::None as u8, Ordering::Release);
@@ -194,54 +189,40 @@ impl RunControl {
     self.stop(cause)
   }
 
-  /// A slice starts on this thread. Reading the thread CPU clock is a system call, so it is
-  /// deferred until the first budget check inside the slice: a slice too short to reach one
-  /// (the common case: settle a call, run to the next `await`) is charged its wall time,
-  /// which on a running thread is its CPU time; a long slice is charged exact CPU time.
+  /// A slice starts on this thread: its CPU is counted from the thread's CPU clock now.
+  /// Only the clock is read, never wall time: a slice's thread may be preempted (a busy
+  /// host, other runs' heap deaths on the same cores) or blocked in the host's callback, and
+  /// charging a slice its wall time charged the run for time it did not compute (trivial
+  /// runs ended `compute budget exhausted` under load).
   pub fn begin_slice(&self) {
-    self.slice_wall_start_ns.store(self.since_started().as_nanos() as u64 + 1, Ordering::Release);
-    self.slice_start_ns.store(0, Ordering::Release);
+    self.slice_start_ns.store(thread_cpu_ns().max(1), Ordering::Release);
   }
 
   pub fn end_slice(&self) {
-    let wall_start = self.slice_wall_start_ns.swap(0, Ordering::AcqRel);
-    if wall_start == 0 {
+    let cpu_start = self.slice_start_ns.swap(0, Ordering::AcqRel);
+    if cpu_start == 0 {
       return;
     }
-    let cpu_start = self.slice_start_ns.swap(0, Ordering::AcqRel);
-    let used = if cpu_start != 0 {
-      thread_cpu_ns().saturating_sub(cpu_start)
-    } else {
-      (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start)
-    };
-    self.cpu_used_ns.fetch_add(used, Ordering::AcqRel);
+    self.cpu_used_ns.fetch_add(thread_cpu_ns().saturating_sub(cpu_start), Ordering::AcqRel);
   }
 
-  /// CPU time this run's JavaScript has used, in nanoseconds. Called on the run's thread.
   /// CPU time of the run's finished slices (readable from any thread).
   pub fn cpu_done_ns(&self) -> u64 {
     self.cpu_used_ns.load(Ordering::Acquire)
   }
 
+  /// CPU time this run's JavaScript has used, in nanoseconds. Called on the run's thread.
   pub fn cpu_used_ns(&self) -> u64 {
     self.cpu_done_ns() + self.slice_cpu_ns()
   }
 
   /// CPU time of the slice in progress (0 between slices). Called on the run's thread.
   fn slice_cpu_ns(&self) -> u64 {
-    let wall_start = self.slice_wall_start_ns.load(Ordering::Acquire);
-    if wall_start == 0 {
+    let cpu_start = self.slice_start_ns.load(Ordering::Acquire);
+    if cpu_start == 0 {
       return 0;
     }
-    let now = thread_cpu_ns();
-    let mut cpu_start = self.slice_start_ns.load(Ordering::Acquire);
-    if cpu_start == 0 {
-      // First check in this slice: count the slice so far as on-CPU.
-      let so_far = (self.since_started().as_nanos() as u64 + 1).saturating_sub(wall_start);
-      cpu_start = now.saturating_sub(so_far).max(1);
-      self.slice_start_ns.store(cpu_start, Ordering::Release);
-    }
-    now.saturating_sub(cpu_start)
+    thread_cpu_ns().saturating_sub(cpu_start)
   }
 
   /// Charges `bytes` the engine holds for the run outside QuickJS's heap against the heap
