@@ -11,7 +11,9 @@
 //                     headline (chart, ratio); `target` applies to ours
 //   measure           returns { samples } (latencies pooled across reps into percentiles by
 //                     `summarize`) or an object of metrics (the median across reps is kept)
-import { check, now, percentile, rssMb, rssPeak, settleHeap, sleep } from './lib.mjs'
+import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { check, median, now, percentile, rssMb, rssPeak, settleHeap, sleep } from './lib.mjs'
 
 const latencySummary = (samples) => {
   const s = [...samples].sort((a, b) => a - b)
@@ -253,6 +255,44 @@ export const SCENARIOS = [
       await Promise.all(trivial)
       for (const r of await Promise.all(hot)) check(r.value === true, 'hot loop returns true', r.value)
       return { samples }
+    },
+  },
+  {
+    id: 'busy-host',
+    short: 'a 20 ms program on a busy host',
+    num: '8b',
+    title: 'a ~20 ms program while one busy process per core runs beside it: time ÷ its time alone, worst time',
+    params: { full: { runs: 7, reps: 3, iterations: 1e6 }, quick: { runs: 2, reps: 1, iterations: 1e6 } },
+    metrics: [
+      { key: 'ratio', label: '÷ alone', unit: '×', target: 3 },
+      { key: 'max_ms', label: 'max', unit: 'ms' },
+    ],
+    // The busy processes are plain `for (;;) {}` Node processes at the default priority, in
+    // the host's own session: what a shared agent machine looks like. The fair share of a
+    // core with N+1 busy threads on N cores is a 1.5× slowdown on two.
+    async measure(a, p) {
+      const program = `let s = 0; for (let i = 0; i < ${p.iterations}; i++) s += i; return s`
+      const expected = (p.iterations * (p.iterations - 1)) / 2
+      const time = async () => {
+        const t0 = now()
+        const r = await a.run(program)
+        check(r.value === expected, `${expected}`, r.value)
+        return now() - t0
+      }
+      for (let i = 0; i < 3; i++) await time()
+      const alone = []
+      for (let i = 0; i < p.runs; i++) alone.push(await time())
+      // Each busy process also exits once this one is gone (a measurement cut short).
+      const hog = 'const parent = process.ppid; for (;;) { for (let i = 0; i < 1e7; i++); if (process.ppid !== parent) process.exit() }'
+      const hogs = Array.from({ length: availableParallelism() }, () => spawn(process.execPath, ['-e', hog], { stdio: 'ignore' }))
+      try {
+        await sleep(200)
+        const busy = []
+        for (let i = 0; i < p.runs; i++) busy.push(await time())
+        return { ratio: median(busy) / median(alone), max_ms: Math.max(...busy), alone_ms: median(alone) }
+      } finally {
+        for (const h of hogs) h.kill('SIGKILL')
+      }
     },
   },
   {

@@ -216,6 +216,7 @@ impl Engine {
             return;
           }
           cell.control.stop(StopCause::Wall);
+          inner.pool.turns().wake_all();
           post(&inner, &cell, Event::Wake);
         }
       }),
@@ -300,6 +301,7 @@ impl Engine {
   pub fn abort(&self, id: RunId, reason: String) {
     if let Some(cell) = self.cell(id) {
       cell.control.abort(StopCause::Abort, reason);
+      self.inner.pool.turns().wake_all();
       post(&self.inner, &cell, Event::Wake);
     }
   }
@@ -314,6 +316,7 @@ impl Engine {
       cell.control.stop(StopCause::Disposed);
       post(&self.inner, &cell, Event::Wake);
     }
+    self.inner.pool.turns().wake_all();
     let inner = self.inner.clone();
     let waiter = move || {
       let mut runs = lock(&inner.runs);
@@ -484,7 +487,7 @@ fn drive(inner: &Weak<Inner>, cell: &Arc<RunCell>) {
         {
           // Under the lock `metrics` reads both under, and before the result goes: once the
           // host has it, the run counts as ended, once (the thread may not run again soon:
-          // a hot program's thread is at the idle policy until this job returns).
+          // a busy host's other processes may hold the core).
           let mut runs = lock(&inner.runs);
           inner.cpu_ended_ns.fetch_add(cell.control.cpu_done_ns(), Ordering::Relaxed);
           runs.remove(&id);

@@ -901,7 +901,7 @@ fn engine_made_typed_arrays_and_dates_load_their_group() {
 }
 
 /// A host that reads `metrics()` when a result arrives (Node's main thread may, before the
-/// run's thread runs again: a hot program's thread is at the idle policy) sees the run
+/// run's thread runs again) sees the run
 /// ended, counted once: not in flight, its CPU not also in the ended total.
 #[test]
 fn a_run_has_ended_once_by_the_time_its_result_arrives() {
@@ -1194,4 +1194,31 @@ fn heap_deaths_do_not_charge_trivial_runs() {
   }
   assert_eq!((returned, died), (trivial_runs.len(), 12));
 >>>>>>> 45e5136 (budget: a slice is charged its thread CPU time read at its start and end, never its wall time (a preempted or blocked slice that reached no interrupt check was charged the wall, ending trivial runs beside heap deaths as compute budget exhausted); tests: a_slice_off_the_cpu_is_not_charged_for_it, heap_deaths_do_not_charge_trivial_runs)
+}
+
+/// More hot programs than cores take turns: each reaches its compute budget (none waits
+/// for a turn forever), and one aborted while it waits for a turn ends at once.
+#[test]
+fn hot_runs_beyond_the_cores_all_progress_and_stop_when_aborted() {
+  let (e, rx) = engine();
+  let n = sched::priority::Turns::machine_cores() * 3;
+  let limits = Limits { compute_ms: 60.0, ..Limits::default() };
+  for _ in 0..n {
+    e.start("for (;;) {}".into(), vec![], limits).unwrap();
+  }
+  let forever: Vec<RunId> =
+    (0..n).map(|_| e.start("for (;;) {}".into(), vec![], Limits::default()).unwrap()).collect();
+  let mut timeouts = 0;
+  while timeouts < n {
+    let (_, json) = rx.recv_timeout(Duration::from_secs(60)).expect("a hot run ends");
+    assert!(json.contains("compute budget exhausted (60ms busy)"), "{json}");
+    timeouts += 1;
+  }
+  for &id in &forever {
+    e.abort(id, "enough".into());
+  }
+  for _ in 0..n {
+    let (_, json) = rx.recv_timeout(Duration::from_secs(10)).expect("an aborted run ends");
+    assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"enough"}}"#);
+  }
 }

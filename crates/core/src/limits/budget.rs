@@ -284,13 +284,17 @@ impl RunControl {
     if self.poll_without_cpu() {
       return true;
     }
-    let slice_cpu = self.slice_cpu_ns();
+    let mut slice_cpu = self.slice_cpu_ns();
     // A hot program is one that keeps a core busy, judged by CPU time: a slice that is
     // merely slow to finish (waiting for a core, or for the kernel to hand it fresh pages
-    // during a burst of starting runs) must not be demoted, or the pool, counting demoted
-    // slices as holding their threads, starts more threads that make every slice slower.
-    if slice_cpu >= crate::sched::priority::DEMOTE_AFTER.as_nanos() as u64 {
-      crate::sched::priority::demote_current();
+    // during a burst of starting runs) is not hot, or the pool, counting hot slices as
+    // holding their threads, starts more threads that make every slice slower. A hot slice
+    // may wait here for its turn on a core (`priority`), which costs it no CPU time.
+    if crate::sched::priority::poll(slice_cpu, &|| self.poll_without_cpu()) {
+      if self.poll_without_cpu() {
+        return true;
+      }
+      slice_cpu = self.slice_cpu_ns();
     }
     self.check_compute_at(self.cpu_done_ns() + slice_cpu)
   }
@@ -515,28 +519,36 @@ mod tests {
   use std::time::Duration;
 
   /// A slice is judged hot by the CPU it uses, not by how long it takes: one that waits
-  /// (for a core, for pages) keeps its priority, one that computes for 2 ms is demoted.
+  /// (for a core, for pages) is not hot, one that computes for 2 ms is; its CPU is counted
+  /// either way.
   #[test]
-  fn a_slice_is_demoted_for_the_cpu_it_uses_not_its_wall_time() {
+  fn a_slice_is_hot_for_the_cpu_it_uses_not_its_wall_time() {
     std::thread::spawn(|| {
-      let demoted = Arc::new(AtomicBool::new(false));
-      crate::sched::priority::watch_current(demoted.clone());
+      let hot = Arc::new(AtomicBool::new(false));
+      let turns = Arc::new(crate::sched::priority::Turns::new(4));
+      crate::sched::priority::watch_current(turns.clone(), hot.clone());
+      turns.job_started();
+      crate::sched::priority::job_started();
       let control = RunControl::new(Limits::default());
       control.begin_slice();
       assert!(!control.poll());
-      std::thread::sleep(crate::sched::priority::DEMOTE_AFTER * 3);
+      std::thread::sleep(crate::sched::priority::HOT_AFTER * 3);
       assert!(!control.poll());
-      assert!(!demoted.load(Ordering::Acquire), "demoted for sleeping");
+      assert!(!hot.load(Ordering::Acquire), "hot for sleeping");
       let cpu_at = thread_cpu_ns();
-      while thread_cpu_ns() - cpu_at < (crate::sched::priority::DEMOTE_AFTER * 2).as_nanos() as u64
-      {
+      while thread_cpu_ns() - cpu_at < (crate::sched::priority::HOT_AFTER * 2).as_nanos() as u64 {
         std::hint::black_box(0u64);
       }
       assert!(!control.poll());
-      assert!(demoted.load(Ordering::Acquire), "not demoted after computing");
+      assert!(hot.load(Ordering::Acquire), "not hot after computing");
       control.end_slice();
-      crate::sched::priority::restore_current();
+      crate::sched::priority::job_ended();
+      assert!(!hot.load(Ordering::Acquire));
       assert!(control.cpu_done_ns() >= Duration::from_millis(4).as_nanos() as u64);
+      assert!(
+        control.cpu_done_ns() < Duration::from_millis(6).as_nanos() as u64,
+        "charged the sleep"
+      );
     })
     .join()
     .expect("the slice's checks");

@@ -24,7 +24,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -53,22 +53,22 @@ struct Slice {
   started: Instant,
   /// The worker's CPU clock, where the platform lets another thread read it.
   clock: Option<cpu_clock::Clock>,
-  /// The worker runs a hot program at the lowest priority (`priority`).
-  demoted: Arc<AtomicBool>,
+  /// The worker runs a hot program, or one waiting for its turn on a core (`priority`).
+  hot: Arc<AtomicBool>,
   /// The worker's CPU time when the supervisor first looked at this slice (read there, so
   /// the workers' hot path reads no clock).
   cpu_when_seen: Option<Duration>,
 }
 
 impl Slice {
-  /// Has this slice run for [`STUCK_AFTER`], and has it kept a core busy — demoted as a hot
-  /// program, or (where CPU time can be read) [`STUCK_CPU`] of CPU since the supervisor
+  /// Has this slice run for [`STUCK_AFTER`], and has it kept a core busy — a hot program
+  /// (running or waiting for its turn), or (where CPU time can be read) [`STUCK_CPU`] of CPU since the supervisor
   /// first saw it — rather than waited for one?
   fn is_stuck(&self) -> bool {
     if self.started.elapsed() < STUCK_AFTER {
       return false;
     }
-    if self.clock.is_none() || self.demoted.load(Ordering::Acquire) {
+    if self.clock.is_none() || self.hot.load(Ordering::Acquire) {
       return true;
     }
     match (self.cpu_when_seen, cpu_clock::read(self.clock)) {
@@ -124,9 +124,6 @@ mod cpu_clock {
   }
 }
 
-#[repr(align(128))]
-struct Padded<T>(T);
-
 /// A worker asleep for lack of work, woken only by name.
 #[derive(Default)]
 struct Sleeper {
@@ -166,9 +163,9 @@ impl State {
 
 struct Inner {
   state: Mutex<State>,
-  /// Jobs queued, readable without the lock (for the spinning worker). On its own cache
-  /// line, so the spinner's reads do not contend with the lock's.
-  queued: Padded<AtomicUsize>,
+  /// Hot slices' turns on the cores. Its `queued` is the number of jobs queued, readable
+  /// without the lock (for the spinning worker and hot slices), on its own cache line.
+  turns: Arc<crate::sched::priority::Turns>,
   /// The supervisor waits here for a backlog; shutdown waiters for the last thread.
   watch: Condvar,
   core: usize,
@@ -200,7 +197,9 @@ impl Pool {
         running: Vec::new(),
         shutdown: false,
       }),
-      queued: Padded(AtomicUsize::new(0)),
+      turns: Arc::new(crate::sched::priority::Turns::new(
+        crate::sched::priority::Turns::machine_cores(),
+      )),
       watch: Condvar::new(),
       core: core.max(1),
       max: max.max(core.max(1)),
@@ -220,7 +219,7 @@ impl Pool {
     let mut st = self.lock();
     st.queue.push_back((Instant::now(), job));
     // Published under the lock: the spinner re-checks the queue under it anyway.
-    self.inner.queued.0.store(st.queue.len(), Ordering::Release);
+    self.inner.turns.set_queued(st.queue.len());
     // Workers that will look at the queue without being told: the spinning one, those
     // already woken, and those still starting. A job beyond them must wake someone — a
     // sleeping worker, a new core thread, or the supervisor, which would otherwise sleep
@@ -242,6 +241,7 @@ impl Pool {
 
   fn spawn(&self, st: &mut State) {
     st.threads += 1;
+    self.inner.turns.set_at_max(st.threads >= self.inner.max);
     let pool = self.clone();
     let spawned = thread::Builder::new()
       .name("code-runtime-worker".into())
@@ -249,32 +249,31 @@ impl Pool {
       .spawn(move || pool.work());
     if spawned.is_err() {
       st.threads -= 1;
+      self.inner.turns.set_at_max(false);
     }
   }
 
   fn work(&self) {
     let sleeper = Arc::new(Sleeper::default());
     let clock = cpu_clock::of_current_thread();
-    let demoted = Arc::new(AtomicBool::new(false));
-    crate::sched::priority::watch_current(demoted.clone());
+    let hot = Arc::new(AtomicBool::new(false));
+    crate::sched::priority::watch_current(self.inner.turns.clone(), hot.clone());
     let mut st = self.lock();
     loop {
       if let Some((_, job)) = st.queue.pop_front() {
-        self.inner.queued.0.store(st.queue.len(), Ordering::Release);
+        self.inner.turns.job_started();
+        self.inner.turns.set_queued(st.queue.len());
+        crate::sched::priority::job_started();
         let started = Instant::now();
-        st.running.push(Slice { started, clock, demoted: demoted.clone(), cpu_when_seen: None });
+        st.running.push(Slice { started, clock, hot: hot.clone(), cpu_when_seen: None });
         drop(st);
         // A panicking job has already turned itself into a failure where it could; never
         // let it take the thread (or the process) down.
         let _ = catch_unwind(AssertUnwindSafe(job));
-        let healthy = crate::sched::priority::restore_current();
+        crate::sched::priority::job_ended();
         st = self.lock();
-        if let Some(i) = st.running.iter().position(|s| Arc::ptr_eq(&s.demoted, &demoted)) {
+        if let Some(i) = st.running.iter().position(|s| Arc::ptr_eq(&s.hot, &hot)) {
           st.running.swap_remove(i);
-        }
-        if !healthy {
-          // Demoted for a hot program and not allowed back up: retire.
-          break;
         }
         continue;
       }
@@ -285,7 +284,7 @@ impl Pool {
         st.spinning = true;
         drop(st);
         // Whatever it saw, the queue is looked at again under the lock.
-        crate::sched::spin::until(SPIN, || self.inner.queued.0.load(Ordering::Acquire) != 0);
+        crate::sched::spin::until(SPIN, || self.inner.turns.queued() != 0);
         st = self.lock();
         st.spinning = false;
         if !st.queue.is_empty() || st.shutdown {
@@ -321,6 +320,7 @@ impl Pool {
       }
     }
     st.threads -= 1;
+    self.inner.turns.set_at_max(false);
     self.inner.watch.notify_all();
   }
 
@@ -367,6 +367,11 @@ impl Pool {
     }
   }
 
+  /// Hot slices' turns on the cores (see `priority`).
+  pub fn turns(&self) -> &crate::sched::priority::Turns {
+    &self.inner.turns
+  }
+
   /// Number of threads alive now.
   pub fn threads(&self) -> usize {
     self.lock().threads
@@ -402,6 +407,7 @@ impl Pool {
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
   use super::*;
+  use std::sync::atomic::AtomicUsize;
 
   /// Threads that are still starting will take the jobs waiting for them: the supervisor
   /// does not start more because no thread is running yet (an empty set of running slices
