@@ -968,7 +968,6 @@ fn worlds_count_runs_until_their_world_is_freed() {
   wait_for(0);
 }
 
-<<<<<<< HEAD
 /// Native operations whose length the program sets poll for interruption inside: each of
 /// these ran for seconds past its budget, or forever (then this test hangs, caught by the
 /// 30 s wait in `run_with`), before the vendored QuickJS charged native work.
@@ -1101,7 +1100,8 @@ fn abort_and_dispose_stop_a_run_inside_a_native_operation() {
   assert_eq!(got, id);
   assert!(json.contains("runtime disposed"), "{json}");
   done.recv_timeout(Duration::from_secs(10)).expect("dispose completes");
-=======
+}
+
 /// A run is charged its slices' thread CPU time, never their wall time: a slice whose
 /// thread is off the CPU (here blocked in the host's `calls`, as a preempted thread on a
 /// busy host is) costs the run nothing for that. Charging a slice that never reached an
@@ -1193,7 +1193,6 @@ fn heap_deaths_do_not_charge_trivial_runs() {
     }
   }
   assert_eq!((returned, died), (trivial_runs.len(), 12));
->>>>>>> 45e5136 (budget: a slice is charged its thread CPU time read at its start and end, never its wall time (a preempted or blocked slice that reached no interrupt check was charged the wall, ending trivial runs beside heap deaths as compute budget exhausted); tests: a_slice_off_the_cpu_is_not_charged_for_it, heap_deaths_do_not_charge_trivial_runs)
 }
 
 /// More hot programs than cores take turns: each reaches its compute budget (none waits
