@@ -12,7 +12,9 @@
 //   measure           returns { samples } (latencies pooled across reps into percentiles by
 //                     `summarize`) or an object of metrics (the median across reps is kept)
 import { spawn } from 'node:child_process'
+import { Console } from 'node:console'
 import { availableParallelism } from 'node:os'
+import vm from 'node:vm'
 import { check, median, now, percentile, rssMb, rssPeak, settleHeap, sleep } from './lib.mjs'
 
 const latencySummary = (samples) => {
@@ -32,6 +34,18 @@ async function sequentialLatencies(adapter, program, n, verify) {
 }
 
 const echo = async (x) => x
+
+/** The object scenario 1c logs: what a model logs of a tool's answer, ~1 KB as Node prints it. */
+const LOGGED_OBJECT = `const o = { total: 8, page: 1, users: Array.from({ length: 8 }, (_, i) => ({ id: 1000 + i, name: 'user' + i, email: 'user' + i + '@example.com', active: i % 2 === 0, roles: ['admin', 'dev'].slice(0, 1 + (i % 2)) })), next: null }`
+
+/** The entries Node's console writes for `program` (console.log only), run in node:vm. */
+function nodeLogs(program) {
+  const out = []
+  const stream = { write: (s) => out.push(s.slice(0, -1)) > 0 }
+  const console = new Console({ stdout: stream, stderr: stream, ignoreErrors: false, colorMode: false, inspectOptions: { depth: 4, maxArrayLength: 100, maxStringLength: 10000 } })
+  vm.runInNewContext(program, { console })
+  return out
+}
 
 const echoTools = { echo }
 
@@ -108,6 +122,34 @@ export const SCENARIOS = [
       const program = 'console.log({ a: [1, 2, 3] })'
       if (p.rep === 0) await sequentialLatencies(a, program, p.warmup, verify)
       return { samples: await sequentialLatencies(a, program, p.runs, verify) }
+    },
+  },
+  {
+    id: 'log-1kb',
+    short: 'log a 1 KB object ×1,000, per call',
+    num: '1c',
+    title: 'log a 1 KB object ×1,000 (per call; Node: the same program in node:vm with a Console)',
+    only: ['ours'],
+    params: { full: { logs: 1000, reps: 7 }, quick: { logs: 10, reps: 1 } },
+    metrics: [
+      { key: 'ms_per_log', label: 'ours', unit: 'ms' },
+      { key: 'node_ms_per_log', label: 'Node', unit: 'ms' },
+      { key: 'ratio', label: 'ours / Node', unit: '×', target: 2 },
+    ],
+    async measure(a, p) {
+      const program = `${LOGGED_OBJECT}; for (let i = 0; i < ${p.logs}; i++) console.log(o)`
+      const expected = nodeLogs(program)
+      check(expected[0].length > 900 && expected[0].length < 1200, 'a ~1 KB entry', expected[0].length)
+      if (p.rep === 0) await a.run(program)
+      const t0 = now()
+      const r = await a.run(program)
+      const ms = now() - t0
+      check(r.logs.length === p.logs && r.logs.every((l) => l === expected[0]), "Node's text for every log", r.logs[0])
+      nodeLogs(program)
+      const n0 = now()
+      nodeLogs(program)
+      const nodeMs = now() - n0
+      return { ms_per_log: ms / p.logs, node_ms_per_log: nodeMs / p.logs, ratio: ms / nodeMs }
     },
   },
   {

@@ -8,7 +8,7 @@
 // - getPromiseDetails: the promise's real state and result (the browser emulation always
 //   says pending);
 // - getProxyDetails: a Proxy's real target and handler (the emulation only knows proxies it
-//   made itself), so a logged Proxy prints its target without running its traps, as Node 20
+//   made itself), so a logged Proxy prints its target without running its traps, as Node 24
 //   does (the vendored version wraps it in `Proxy(…)`, as later Node versions do);
 // - the realm has no `URL`, which the bundle reads for its URL check.
 //
@@ -58,14 +58,10 @@ const patches = [
     'previewEntries:t=>[[],!1]',
     'previewEntries:(t,e)=>{const r=__natives.previewEntries(t);return void 0===r?e?[[],!1]:[]:e?r:r[0]}',
   ],
-  // Node 20 prints a Proxy as its target; later versions wrap it in `Proxy(…)`.
+  // Node 24 prints a Proxy as its target; the bundle's newer Node wraps it in `Proxy(…)`.
   ['c=je(e=c,!1),s+=1', 'c=je(e=c,!1)'],
   // The realm has no URL (a web global of the program's realm only): nothing is a URL here.
   ['878(t){t.exports=URL}', '878(t){t.exports=class{}}'],
-  // Node 20 prints the extra keys of array buffers and data views as ordinary properties
-  // (`byteLength: 2`); later versions bracket them (`[byteLength]: 2`).
-  ['return t.indentationLvl-=2,`${t.stylize(`[${r}]`,"string")}: ${i}`', 'return t.indentationLvl-=2,`${r}: ${i}`'],
-  ['return n+`{ [byteLength]: ', 'return n+`{ byteLength: '],
   // Function kinds by the engine's class of the function, not its source text (a generator
   // method's source does not start with `function*`).
   [
@@ -76,18 +72,37 @@ const patches = [
     'isGeneratorFunction:t=>"function"==typeof t&&a.toString.call(t).match(/^(async\\s+)?function *\\*/)',
     'isGeneratorFunction:t=>__natives.sameClass(t,function*(){})||__natives.sameClass(t,async function*(){})',
   ],
-  // Node 20 brackets symbol keys: `[Symbol(k)]: 2`.
-  ['s=t.stylize(e,"symbol")}else s=null', 's=`[${t.stylize(e,"symbol")}]`}else s=null'],
-  // Node 20 prints a throwing getter's error message (`getters: true`); later versions
-  // inspect the error.
-  ['const l=`<Inspection threw (${nr(t,i,n)})>`', 'const l=`<Inspection threw (${i.message})>`'],
+  // Built-in types by the engine's class of the object (its internal slots), not by
+  // `instanceof` or constructor names: `{ __proto__: Promise.resolve(1) }` is no promise, a
+  // program's `class RegExp {}` no regexp, and the program's objects are no instances of this
+  // realm's classes anyway. Each name is checked against a sample object the realm makes.
+  [
+    'function A(t,...e){for(const n of e){const e=S[n];if(e&&t instanceof e)return!0}for(;t;){if("object"!=typeof t)return!1;if(e.indexOf(x(t))>=0)return!0;t=g(t)}return!1}',
+    'const K={};for(const[n,f]of[["ArrayBuffer",()=>new ArrayBuffer(0)],["SharedArrayBuffer",()=>new SharedArrayBuffer(0)],["DataView",()=>new DataView(new ArrayBuffer(0))],["Map",()=>new Map],["Set",()=>new Set],["WeakMap",()=>new WeakMap],["WeakSet",()=>new WeakSet],["RegExp",()=>/x/],["Date",()=>new Date(0)],["Promise",()=>Promise.resolve()],["Error",()=>new Error],["String",()=>new String("")],["Number",()=>new Number(0)],["Boolean",()=>new Boolean(!1)],["BigInt",()=>Object(0n)],["Symbol",()=>Object(Symbol())],...["Int8Array","Uint8Array","Uint8ClampedArray","Int16Array","Uint16Array","Int32Array","Uint32Array","Float16Array","Float32Array","Float64Array","BigInt64Array","BigUint64Array"].map(n=>[n,()=>new S[n](0)])])try{K[n]=f()}catch{}' +
+      'function A(t,...e){if(null===t||"object"!=typeof t&&"function"!=typeof t)return!1;for(const n of e)if(void 0!==K[n]&&__natives.sameClass(t,K[n]))return!0;return!1}',
+  ],
+  ['isNativeError:t=>t instanceof c&&A(t,', 'isNativeError:t=>A(t,'],
+  // A custom [nodejs.util.inspect.custom] method is the program's: the engine calls it in
+  // the program's realm (natives.callCustom) with a null-prototype copy of the options (as
+  // Node passes a value of another realm) whose `stylize`, and whose `inspect` argument, are
+  // functions of the program's realm: it never receives an object of this realm.
+  ['i=D(n,l,e,function(t,e){', 'i=__natives.callCustom(n,l,e,function(t,e){'],
+  ['return n}(t,r),Nn);if(i!==l)', 'return n}(t,!0));if(i!==l)'],
+  // V8 gives an error an own `stack` accessor before its `message`; the engine's `stack` is an
+  // accessor until first read (then data) and comes after `message`. Under showHidden the
+  // keys list `stack` first and show it as V8's `[Getter/Setter]`.
+  ['if(e)n=yt(t),0!==r.length&&$(n,r);', 'if(e){n=yt(t);if(tn(t)){const i=n.indexOf("stack");i>0&&(n.splice(i,1),n.unshift("stack"))}0!==r.length&&$(n,r)}'],
+  [
+    'let s,c,a=" ";if(void 0!==(i=i||pt(e,r)).value){',
+    'let s,c,a=" ";if(void 0===i&&"stack"===r&&tn(e)&&(i=pt(e,r),i&&!i.enumerable&&"string"==typeof i.value&&(i=(v=>({get:()=>v,set:()=>{},enumerable:!1}))(i.value))),void 0!==(i=i||pt(e,r)).value){',
+  ],
   // getStringWidth (array grouping, console.table's columns) as Node built with ICU counts
   // (node: src/node_i18n.cc GetStringWidth): ASCII directly; from the first other character
   // on, the per-code-point widths of the NFC form, from widthTable().
   [
     'Mn=function(e,n=!0){let r=0;n&&(e=Cr(e)),e=Kt(e,"NFC");for(const n of new Nt(e)){const e=Vt(n,0);t(e)?r+=2:Fr(e)||r++}return r}',
     `Mn=(()=>{let S;const E=[],V=[],load=()=>{S=[];for(const r of ${JSON.stringify(widthTable())}.split(";")){const[a,b,w]=r.split(","),s=parseInt(a,36);S.push(s),E.push(s+parseInt(b,36)),V.push(+w)}},` +
-      'cw=c=>{let l=0,h=S.length-1;for(;l<=h;){const m=l+h>>1;if(c<S[m])h=m-1;else{if(!(c>E[m]))return V[m];l=m+1}}return 1};' +
+      'cw=c=>{if(c<32)return 0;let l=0,h=S.length-1;for(;l<=h;){const m=l+h>>1;if(c<S[m])h=m-1;else{if(!(c>E[m]))return V[m];l=m+1}}return 1};' +
       'return function(e,n=!0){let r=0;n&&(e=Cr(e));for(let o=0;o<e.length;o++){const i=e.charCodeAt(o);if(i<127){r+=i>=32?1:0;continue}' +
       'S||load();for(const s of e.slice(o).normalize("NFC"))r+=cw(s.codePointAt(0));break}return r}})()',
   ],
@@ -101,7 +116,7 @@ for (const [from, to] of patches) {
 const out = `// GENERATED by scripts/vendor-inspect.mjs from node-inspect-extracted@${version} (string widths
 // from Node ${process.version}'s ICU); do not edit.
 // The completion value is a factory: (natives) => Node's util module (inspect, format,
-// formatWithOptions, getStringWidth, ...); prelude/console.js builds the console on it.
+// formatWithOptions, getStringWidth, ...); console/console.js builds the console on it.
 /*
 ${license}
 */

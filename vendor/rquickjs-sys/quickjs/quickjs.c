@@ -57862,7 +57862,8 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
                                int argc, JSValueConst *argv, int magic)
 {
     // _string(obj, fmt, part)
-    char buf[64];
+    /* code-runtime-quickjs: room for the time zone name (was 64) */
+    char buf[96];
     double fields[9];
     int res, fmt, part, pos;
     int y, mon, d, h, m, s, ms, wd, tz;
@@ -57948,7 +57949,10 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
             /* tz is >= 0, can use % */
             pos += snprintf(buf + pos, sizeof(buf) - pos,
                             "%02d%02d", tz / 60, tz % 60);
-            /* XXX: tack the time zone code? */
+            /* code-runtime-quickjs: V8's long time zone name, for the zone runs see (UTC) */
+            if (tz == 0)
+                pos += snprintf(buf + pos, sizeof(buf) - pos,
+                                " (Coordinated Universal Time)");
             break;
         case 2:
             pos += snprintf(buf + pos, sizeof(buf) - pos,
@@ -65576,6 +65580,28 @@ const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen)
         return NULL;
     *plen = p->len;
     return str8(p);
+}
+
+/* code-runtime-quickjs: a Date's time value (NaN when invalid) in *pv, for the console's
+   renderer; false for anything else. */
+bool JS_GetDateValue(JSValueConst v, double *pv)
+{
+    JSObject *p;
+    JSValue t;
+
+    if (JS_VALUE_GET_TAG(v) != JS_TAG_OBJECT)
+        return false;
+    p = JS_VALUE_GET_OBJ(v);
+    if (p->class_id != JS_CLASS_DATE)
+        return false;
+    t = p->u.object_data;
+    if (JS_VALUE_GET_TAG(t) == JS_TAG_INT)
+        *pv = JS_VALUE_GET_INT(t);
+    else if (JS_VALUE_GET_TAG(t) == JS_TAG_FLOAT64)
+        *pv = JS_VALUE_GET_FLOAT64(t);
+    else
+        return false;
+    return true;
 }
 
 /* code-runtime-quickjs: promises the embedder settles itself. A binding call returns a

@@ -1,15 +1,15 @@
 // The console methods that render in the inspector realm (crates/core/src/console/inspector.rs), run
-// after prelude/inspect.js. Ported from Node.js v20.20.2: lib/internal/cli_table.js (whole),
+// after console/inspect.js. Ported from Node.js v24: lib/internal/cli_table.js (whole),
 // lib/internal/console/constructor.js (`dir`, `table`, the console's inspect options) and
 // lib/internal/errors.js (`ERR_INVALID_ARG_TYPE`'s message), as the run's console is Node's
 // `new Console({ stdout, stderr, groupIndentation: 2,
 //   inspectOptions: { depth: 4, maxArrayLength: 100, maxStringLength: 10000 } })`.
-// Deliberate changes, all for the realm's safety: `customInspect` and `colors` are always off
-// (a program's [inspect.custom] would receive this realm's objects, and through them its
-// Function constructor), `dir` takes only Node's documented inspect options from the
-// program's options object (never `stylize`, which inspect would call with `this` = its
-// internal state object); failures come back as values, never as this realm's exceptions.
-// Map/Set iterators table as empty: nothing can read their entries without consuming them.
+// Deliberate changes, all for the realm's safety: `colors` is always off; a program's
+// [inspect.custom] method is called by the engine in the program's realm with options and an
+// `inspect` of that realm (natives.callCustom), never with this realm's objects; `dir` takes
+// only Node's documented inspect options from the program's options object (never
+// `stylize`, which inspect would call with `this` = its internal state object); failures
+// come back as values, never as this realm's exceptions.
 //
 // The completion value is a factory: (util, natives) => [format, dir, table, assertFormat].
 /*
@@ -53,23 +53,62 @@ IN THE SOFTWARE.
     maxArrayLength: 100,
     maxStringLength: 10000,
     colors: false,
-    customInspect: false,
   })
   const logOptions = consoleOptions()
 
+  // What this realm's own code throws while formatting (a `%j` of a bigint, a `%d` of an
+  // object without a primitive value) becomes `[name, message]`, in V8's words, which the
+  // engine throws as an error of the program's realm; what the program throws (a getter,
+  // a `valueOf`) passes through.
+  const v8Message = (message) =>
+    /bigint/i.test(message)
+      ? 'Do not know how to serialize a BigInt'
+      : /^toPrimitive$|to primitive/i.test(message)
+        ? 'Cannot convert object to primitive value'
+        : /symbol to string/i.test(message)
+          ? 'Cannot convert a Symbol value to a string'
+          : message
+  const realmError = (e) => (e instanceof Error ? [e.name, v8Message(e.message)] : undefined)
+
   // console.log's formatting: util.formatWithOptions with the console's inspect options.
   function format(...args) {
-    return formatWithOptions(logOptions, ...args)
+    try {
+      return formatWithOptions(logOptions, ...args)
+    } catch (e) {
+      const mine = realmError(e)
+      if (mine === undefined) throw e
+      return mine
+    }
   }
 
   // console.assert's: `Assertion failed: ${first}` becomes the format string (the caller
   // converted `first` to a string in the program's realm).
   function assertFormat(first, ...rest) {
-    return formatWithOptions(logOptions, `Assertion failed: ${first}`, ...rest)
+    try {
+      return formatWithOptions(logOptions, `Assertion failed: ${first}`, ...rest)
+    } catch (e) {
+      const mine = realmError(e)
+      if (mine === undefined) throw e
+      return mine
+    }
+  }
+
+  // The `inspect` a program's custom inspect method receives (called from the program's
+  // realm with the program's values): util.inspect with the console's options and the
+  // primitive options the program passes (read by the engine without running code).
+  natives.inspectFor = function inspectFor(value, options) {
+    const opts = { ...logOptions, ...natives.dataOptions(options) }
+    opts.colors = false
+    try {
+      return inspect(value, opts)
+    } catch (e) {
+      if (e instanceof Object) return '[Inspection failed]'
+      throw e
+    }
   }
 
   // util.inspect's options a program may pass to console.dir (inspectDefaultOptions' keys
-  // but colors and customInspect).
+  // but colors).
   const DIR_OPTIONS = [
     'showHidden',
     'depth',
@@ -81,6 +120,7 @@ IN THE SOFTWARE.
     'sorted',
     'getters',
     'numericSeparator',
+    'customInspect',
   ]
 
   // dir(object, options) {
@@ -88,7 +128,7 @@ IN THE SOFTWARE.
   //     customInspect: false, ...this[kGetInspectOptions](this._stdout), ...options }))
   // }
   function dir(object, options) {
-    const opts = consoleOptions()
+    const opts = { ...consoleOptions(), customInspect: false }
     if (options !== null && (typeof options === 'object' || typeof options === 'function')) {
       // The own enumerable keys the spread would copy, read the way it reads them.
       for (const key of ObjectKeys(options)) {

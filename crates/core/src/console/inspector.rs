@@ -25,6 +25,28 @@ pub(crate) static INSPECT: Prelude =
 pub(crate) static CONSOLE: Prelude =
   Prelude::new(c"prelude/console.js", include_str!("console.js"));
 
+thread_local! {
+  /// The program context whose call into the realm is running on this thread (innermost):
+  /// where `callCustom` makes the functions a custom inspect method receives.
+  static PROGRAM: std::cell::Cell<*mut qjs::JSContext> = const { std::cell::Cell::new(std::ptr::null_mut()) };
+}
+
+/// Marks `program` as the context calling into the realm until dropped (nesting restores
+/// the outer one).
+struct ProgramScope(*mut qjs::JSContext);
+
+impl ProgramScope {
+  fn enter(program: *mut qjs::JSContext) -> ProgramScope {
+    ProgramScope(PROGRAM.with(|p| p.replace(program)))
+  }
+}
+
+impl Drop for ProgramScope {
+  fn drop(&mut self) {
+    PROGRAM.with(|p| p.set(self.0));
+  }
+}
+
 /// How a call into the realm ended.
 pub enum Outcome {
   Value(raw::Owned),
@@ -138,6 +160,7 @@ impl Inspector {
     };
     let mut argv = args.to_vec();
     let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+    let _program = ProgramScope::enter(program);
     // SAFETY: `func` is a live function of `realm` (we hold a reference, released below);
     // the arguments are borrowed live values of the same runtime, which JS_Call does not
     // take. The result and the exception are owned and freed by Owned.
@@ -286,6 +309,8 @@ unsafe fn natives(realm: *mut qjs::JSContext) -> qjs::JSValue {
     (c"sameClass", same_class as NativeFn, 2),
     (c"previewEntries", crate::console::previews::preview_entries as NativeFn, 1),
     (c"lockdown", lockdown as NativeFn, 1),
+    (c"callCustom", call_custom as NativeFn, 4),
+    (c"dataOptions", data_options as NativeFn, 1),
   ]
   .into_iter()
   .all(|(name, f, length)| {
@@ -331,7 +356,7 @@ unsafe extern "C" fn promise_result(
 }
 
 /// `proxyDetails(value, withHandler)`: undefined for a non-Proxy; else the target, or
-/// `[target, handler]`. Reads the Proxy's slots; runs no trap.
+/// `[target, handler]` (nulls for a revoked Proxy). Reads the Proxy's slots; runs no trap.
 unsafe extern "C" fn proxy_details(
   c: *mut qjs::JSContext,
   _this: qjs::JSValue,
@@ -345,7 +370,20 @@ unsafe extern "C" fn proxy_details(
     return qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
   }
   let target = qjs::JS_GetProxyTarget(c, v);
-  if qjs::JS_ToBool(c, arg(argc, argv, 1)) <= 0 {
+  let with_handler = qjs::JS_ToBool(c, arg(argc, argv, 1)) > 0;
+  if raw::tag(target) == qjs::JS_TAG_EXCEPTION {
+    // Revoked: V8 reports a null target and handler (Node prints `<Revoked Proxy>`).
+    raw::clear_exception(c);
+    let null = qjs::JS_MKVAL(qjs::JS_TAG_NULL, 0);
+    if !with_handler {
+      return null;
+    }
+    let pair = qjs::JS_NewArray(c);
+    qjs::JS_SetPropertyUint32(c, pair, 0, null);
+    qjs::JS_SetPropertyUint32(c, pair, 1, null);
+    return pair;
+  }
+  if !with_handler {
     return target;
   }
   let pair = qjs::JS_NewArray(c);
@@ -415,4 +453,158 @@ unsafe extern "C" fn lockdown(
     }
   }
   done(true)
+}
+
+/// `callCustom(method, value, depth, options)`: Node's call of a custom
+/// `[nodejs.util.inspect.custom]` method (`method.call(value, depth, options, inspect)`),
+/// made in the program's realm: `options` (this realm's null-prototype copy of the inspect
+/// options) becomes a null-prototype object of the program's realm holding its primitive
+/// entries and a `stylize` that returns its text; `inspect` is a function of the program's
+/// realm that renders with this realm's `natives.inspectFor`. Whatever the method throws is
+/// the program's and propagates.
+unsafe extern "C" fn call_custom(
+  c: *mut qjs::JSContext,
+  this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: QuickJS passes `argc` live arguments; `this` is the realm's natives object (its
+  // own data properties, read below, run no code); every value made here is owned by an
+  // Owned or handed to JS_Call's caller.
+  let program = PROGRAM.with(|p| p.get());
+  if program.is_null() {
+    return raw::exception(c, c"no program context");
+  }
+  let (method, value, depth, options) =
+    (arg(argc, argv, 0), arg(argc, argv, 1), arg(argc, argv, 2), arg(argc, argv, 3));
+  let copy =
+    raw::Owned::new(program, qjs::JS_NewObjectProto(program, qjs::JS_MKVAL(qjs::JS_TAG_NULL, 0)));
+  if raw::tag(copy.v) == qjs::JS_TAG_EXCEPTION {
+    return qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0);
+  }
+  if raw::is_object(options) && !raw::is_proxy(options) {
+    if let Some(keys) = raw::Keys::of(c, options) {
+      for i in 0..keys.len() {
+        let atom = keys.atom(i);
+        let Some(d) = raw::own_property(c, options, atom) else { continue };
+        if d.is_accessor() || raw::is_object(d.value.v) {
+          continue;
+        }
+        let flags = (qjs::JS_PROP_C_W_E) as i32;
+        qjs::JS_DefinePropertyValue(
+          program,
+          copy.v,
+          atom,
+          qjs::JS_DupValue(program, d.value.v),
+          flags,
+        );
+      }
+    }
+  }
+  let stylize = raw::Owned::new(
+    program,
+    qjs::JS_NewCFunction2(
+      program,
+      Some(stylize),
+      c"stylize".as_ptr(),
+      2,
+      qjs::JSCFunctionEnum_JS_CFUNC_generic,
+      0,
+    ),
+  );
+  qjs::JS_SetPrototype(program, stylize.v, qjs::JS_MKVAL(qjs::JS_TAG_NULL, 0));
+  qjs::JS_DefinePropertyValueStr(
+    program,
+    copy.v,
+    c"stylize".as_ptr(),
+    qjs::JS_DupValue(program, stylize.v),
+    qjs::JS_PROP_C_W_E as i32,
+  );
+  let inspect_for = raw::Owned::new(c, qjs::JS_GetPropertyStr(c, this, c"inspectFor".as_ptr()));
+  if !qjs::JS_IsFunction(c, inspect_for.v) {
+    return raw::exception(c, c"inspectFor missing");
+  }
+  let mut data = [inspect_for.v];
+  let inspect = raw::Owned::new(
+    program,
+    qjs::JS_NewCFunctionData(program, Some(inspect_bridge), 2, 0, 1, data.as_mut_ptr()),
+  );
+  if raw::tag(inspect.v) == qjs::JS_TAG_EXCEPTION {
+    return qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0);
+  }
+  let mut args = [depth, copy.v, inspect.v];
+  qjs::JS_Call(program, method, value, 3, args.as_mut_ptr())
+}
+
+/// The `stylize` a custom inspect method receives: `String(text)` (colors are off).
+unsafe extern "C" fn stylize(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: QuickJS passes `argc` live arguments; JS_ToString returns an owned value.
+  qjs::JS_ToString(c, arg(argc, argv, 0))
+}
+
+/// The `inspect` a custom inspect method receives: `natives.inspectFor(value, options)`.
+unsafe extern "C" fn inspect_bridge(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+  _magic: i32,
+  data: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: `data` holds the one function it was made with (the realm's inspectFor, alive
+  // while the realm is); the arguments are live; the result is owned (a string, or an
+  // exception the program threw from a getter inspectFor ran).
+  let mut args = [arg(argc, argv, 0), arg(argc, argv, 1)];
+  let undefined = qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
+  let _program = ProgramScope::enter(c);
+  qjs::JS_Call(c, *data, undefined, 2, args.as_mut_ptr())
+}
+
+/// `dataOptions(options)`: this realm's plain object holding the own data properties of a
+/// program's options object whose values are primitives (read without running code; a
+/// Proxy or a non-object gives an empty object).
+unsafe extern "C" fn data_options(
+  c: *mut qjs::JSContext,
+  _this: qjs::JSValue,
+  argc: i32,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  // SAFETY: QuickJS passes `argc` live arguments; descriptors are read without running code;
+  // the returned object is owned by the caller.
+  let options = arg(argc, argv, 0);
+  let out = qjs::JS_NewObject(c);
+  if raw::tag(out) == qjs::JS_TAG_EXCEPTION || !raw::is_object(options) || raw::is_proxy(options) {
+    return out;
+  }
+  if let Some(keys) = raw::Keys::of(c, options) {
+    for i in 0..keys.len() {
+      let atom = keys.atom(i);
+      let Some(d) = raw::own_property(c, options, atom) else { continue };
+      if d.is_accessor() || raw::is_object(d.value.v) || raw::tag(d.value.v) == qjs::JS_TAG_SYMBOL {
+        continue;
+      }
+      if raw::tag(atom_value(c, atom).v) == qjs::JS_TAG_SYMBOL {
+        continue;
+      }
+      qjs::JS_DefinePropertyValue(
+        c,
+        out,
+        atom,
+        qjs::JS_DupValue(c, d.value.v),
+        qjs::JS_PROP_C_W_E as i32,
+      );
+    }
+  }
+  out
+}
+
+/// An atom's key as an owned value.
+fn atom_value(c: *mut qjs::JSContext, atom: qjs::JSAtom) -> raw::Owned {
+  // SAFETY: JS_AtomToValue returns a new reference.
+  unsafe { raw::Owned::new(c, qjs::JS_AtomToValue(c, atom)) }
 }

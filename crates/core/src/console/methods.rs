@@ -39,6 +39,7 @@
 use crate::console::inspect;
 use crate::console::inspector::Inspector;
 use crate::console::inspector::{Api, Outcome};
+use crate::console::native_inspect;
 use crate::console::stack::StacksWorld;
 use crate::limits::ledger::Ledger;
 use crate::quickjs::raw::{self, Owned};
@@ -230,7 +231,7 @@ fn trace<'js, W: ConsoleWorld>(
   shared: &W,
   args: &[Value<'js>],
 ) -> rquickjs::Result<()> {
-  let message = format_args(ctx, shared, args);
+  let message = format_args(ctx, shared, args)?;
   let mut entry = b"Trace".to_vec();
   if !message.is_empty() {
     entry.extend_from_slice(b": ");
@@ -252,7 +253,8 @@ fn log<'js, W: ConsoleWorld>(
   shared: &W,
   args: &[Value<'js>],
 ) -> rquickjs::Result<()> {
-  emit(shared, format_args(ctx, shared, args));
+  let entry = format_args(ctx, shared, args)?;
+  emit(shared, entry);
   Ok(())
 }
 
@@ -314,8 +316,13 @@ fn warning<W: ConsoleWorld>(shared: &W, message: &[&[u8]]) {
   shared.log(entry);
 }
 
-/// Renders and joins `console.log`'s arguments.
-pub fn format_args<W: ConsoleWorld>(ctx: &Ctx<'_>, shared: &W, args: &[Value<'_>]) -> Vec<u8> {
+/// Renders and joins `console.log`'s arguments (`Err` with an exception pending when the
+/// formatting throws, as Node's does: a `%j` of a bigint, a program's throwing `toString`).
+pub fn format_args<W: ConsoleWorld>(
+  ctx: &Ctx<'_>,
+  shared: &W,
+  args: &[Value<'_>],
+) -> rquickjs::Result<Vec<u8>> {
   let c = ctx.as_raw().as_ptr();
   // Primitives print as Node prints them without the inspector realm (strings raw, the rest
   // as `util.inspect` shows them, which the engine's renderer does exactly for primitives),
@@ -326,11 +333,67 @@ pub fn format_args<W: ConsoleWorld>(ctx: &Ctx<'_>, shared: &W, args: &[Value<'_>
       || !raw::string_bytes(c, args[0].as_raw()).unwrap_or_default().contains(&b'%'));
   if !plain {
     let raw_args: Vec<_> = args.iter().map(|a| a.as_raw()).collect();
-    if let Some(text) = shared.inspector().format(c, &raw_args) {
-      return text;
+    if let Some(text) = native_inspect::format(c, &raw_args) {
+      return Ok(text);
+    }
+    if let Some(text) = realm_text(c, shared.inspector().call_outcome(c, Api::Format, &raw_args))? {
+      return Ok(text);
     }
   }
-  render_rest(c, args)
+  Ok(render_rest(c, args))
+}
+
+/// The text a formatting call into the realm returned, `None` when the realm failed (the
+/// caller renders without it), or the error it ended with, thrown in the program: the
+/// program's own, or (`[name, message]`) one the formatting itself raised.
+fn realm_text(c: *mut qjs::JSContext, outcome: Outcome) -> rquickjs::Result<Option<Vec<u8>>> {
+  match outcome {
+    Outcome::Value(text) if raw::is_string(text.v) => Ok(raw::string_bytes(text.ctx(), text.v)),
+    // SAFETY: JS_IsArray reads the class; the realm's own array's elements are plain data.
+    Outcome::Value(pair) if unsafe { qjs::JS_IsArray(pair.v) } => {
+      let (realm, v) = (pair.ctx(), pair.v);
+      // SAFETY: JS_GetPropertyUint32 returns owned values, freed by Owned.
+      let (name, message) = unsafe {
+        (
+          Owned::new(realm, qjs::JS_GetPropertyUint32(realm, v, 0)),
+          Owned::new(realm, qjs::JS_GetPropertyUint32(realm, v, 1)),
+        )
+      };
+      let name = raw::string_bytes(realm, name.v).unwrap_or_default();
+      if !raw::is_string(message.v) {
+        return Ok(None);
+      }
+      Err(throw_error(c, &name, message.v))
+    }
+    Outcome::Value(_) | Outcome::Failed => Ok(None),
+    Outcome::Threw(thrown) => Err(rethrow(c, thrown)),
+  }
+}
+
+/// Throws an intrinsic `TypeError` (or `RangeError`, by `name`) of the program's realm with
+/// `message` (a string of the runtime).
+fn throw_error(c: *mut qjs::JSContext, name: &[u8], message: qjs::JSValue) -> rquickjs::Error {
+  // SAFETY: JS_Throw*Error makes an intrinsic error (whatever the program did to its
+  // globals) and leaves it pending; we take it, define its own message (no setter runs on a
+  // new error) and throw it again.
+  unsafe {
+    if name == b"RangeError" {
+      qjs::JS_ThrowRangeError(c, c"%s".as_ptr(), c"".as_ptr());
+    } else {
+      qjs::JS_ThrowTypeError(c, c"%s".as_ptr(), c"".as_ptr());
+    }
+    let err = qjs::JS_GetException(c);
+    let flags = (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE) as i32;
+    qjs::JS_DefinePropertyValueStr(
+      c,
+      err,
+      c"message".as_ptr(),
+      qjs::JS_DupValue(c, message),
+      flags,
+    );
+    qjs::JS_Throw(c, err);
+  }
+  rquickjs::Error::Exception
 }
 
 fn all_primitive(args: &[Value<'_>]) -> bool {
@@ -517,6 +580,14 @@ fn assert<'js, W: ConsoleWorld>(
     emit(shared, b"Assertion failed".to_vec());
     return Ok(());
   };
+  // Node 24: a first datum that is not a string follows `'Assertion failed'` as an argument.
+  if !first.is_string() {
+    let mut all = vec![rquickjs::String::from_str(ctx.clone(), "Assertion failed")?.into_value()];
+    all.extend(data.iter().cloned());
+    let entry = format_args(ctx, shared, &all)?;
+    emit(shared, entry);
+    return Ok(());
+  }
   // `Assertion failed: ${data[0]}` becomes the format string for the rest.
   let first = to_string(c, first.as_raw())?;
   let mut head = b"Assertion failed: ".to_vec();
@@ -525,7 +596,7 @@ fn assert<'js, W: ConsoleWorld>(
   let entry = if !rest.is_empty() && head.contains(&b'%') {
     let mut argv = vec![first.v];
     argv.extend(rest.iter().map(|v| v.as_raw()));
-    match shared.inspector().text(c, Api::Assert, &argv) {
+    match realm_text(c, shared.inspector().call_outcome(c, Api::Assert, &argv))? {
       Some(text) => text,
       None => with_rest(c, head, rest, || None),
     }

@@ -36,6 +36,7 @@ struct MapRecord {
 struct MapState {
   is_weak: bool,
   records: ListHead,
+  record_count: u32,
 }
 
 /// `JSMapIteratorData`.
@@ -137,4 +138,48 @@ pub(crate) unsafe extern "C" fn preview_entries(
   qjs::JS_SetPropertyUint32(c, pair, 0, entries);
   qjs::JS_SetPropertyUint32(c, pair, 1, qjs::JS_MKVAL(qjs::JS_TAG_BOOL, key_value as i32));
   pair
+}
+
+/// What a Map or Set holds: `(is_set, size, [(key, value)])` with its first `limit` entries
+/// in insertion order (a Set's value is its key), each value a new reference; `None` for
+/// anything else. Reads QuickJS's records, as `previewEntries` does: no iterator is made and
+/// no program code runs, and at most `limit` live records are visited.
+pub(crate) fn collection_entries(
+  c: *mut qjs::JSContext,
+  obj: qjs::JSValue,
+  limit: usize,
+) -> Option<(bool, usize, Vec<(raw::Owned, raw::Owned)>)> {
+  if !raw::is_object(obj) {
+    return None;
+  }
+  // SAFETY: `c` is a live context; classes() only evaluates a literal on first use.
+  let [map_class, set_class, _, _] = unsafe { classes(c) }?;
+  let id = raw::class_id(obj);
+  let is_set = match id {
+    _ if id == map_class => false,
+    _ if id == set_class => true,
+    _ => return None,
+  };
+  let mut out = Vec::new();
+  // SAFETY: the class was checked, so the opaque pointer is the collection's state; no JS
+  // runs while we walk its records (we only duplicate their values).
+  unsafe {
+    let state = qjs::JS_GetOpaque(obj, id) as *const MapState;
+    if state.is_null() {
+      return None;
+    }
+    let size = (*state).record_count as usize;
+    let head = std::ptr::addr_of!((*state).records) as *mut ListHead;
+    let mut el = (*head).next;
+    while el != head && !el.is_null() && out.len() < limit {
+      let record = (el as *mut u8).sub(std::mem::offset_of!(MapRecord, link)) as *const MapRecord;
+      if !(*record).empty {
+        let key = raw::Owned::new(c, qjs::JS_DupValue(c, (*record).key));
+        let value = if is_set { (*record).key } else { (*record).value };
+        out.push((key, raw::Owned::new(c, qjs::JS_DupValue(c, value))));
+      }
+      el = (*el).next;
+    }
+    Some((is_set, size, out))
+  }
 }

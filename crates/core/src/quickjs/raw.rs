@@ -65,6 +65,7 @@ extern "C" {
   ) -> std::ffi::c_int;
   fn JS_GetObjectSlotValue(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
   fn JS_GetLatin1String(v: qjs::JSValue, len: *mut u32) -> *const u8;
+  fn JS_GetDateValue(v: qjs::JSValue, time: *mut f64) -> bool;
   fn JS_NewPendingPromise(ctx: *mut qjs::JSContext) -> qjs::JSValue;
   fn JS_SettlePromise(
     ctx: *mut qjs::JSContext,
@@ -114,6 +115,13 @@ pub(crate) fn dense_array_element(obj: qjs::JSValue, i: u32) -> Option<qjs::JSVa
   // SAFETY: bounds and class are checked in C; the value is borrowed from `obj`.
   let v = unsafe { JS_GetDenseArrayElement(obj, i) };
   (tag(v) != qjs::JS_TAG_UNINITIALIZED).then_some(v)
+}
+
+/// A Date's time value (NaN for an invalid date); `None` for anything else.
+pub(crate) fn date_value(v: qjs::JSValue) -> Option<f64> {
+  let mut time = 0.0;
+  // SAFETY: reads the tag, class and (for a Date) its time value; writes only our local.
+  unsafe { JS_GetDateValue(v, &mut time) }.then_some(time)
 }
 
 /// An ordinary object's shape (identity), prototype identity (0 for `null`) and slot count.
@@ -410,7 +418,7 @@ pub(crate) fn atom_key(ctx: *mut qjs::JSContext, atom: qjs::JSAtom) -> Option<Ke
 
 /// Interns a static name as an atom, released on drop.
 pub struct Atom {
-  ctx: *mut qjs::JSContext,
+  pub(crate) ctx: *mut qjs::JSContext,
   pub atom: qjs::JSAtom,
 }
 

@@ -582,5 +582,60 @@
   }
   defineProperty(crypto, Symbol.toStringTag, { value: 'Crypto', configurable: true })
 
+  // ---- util.inspect: what Node's own [nodejs.util.inspect.custom] methods print ------------
+  // (the console calls them in this realm with an `inspect` of this realm).
+
+  const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+  const ctorName = (o, fallback) => {
+    const c = Object.getPrototypeOf(o)?.constructor
+    return typeof c === 'function' && typeof c.name === 'string' && c.name !== '' ? c.name : fallback
+  }
+  const inspectMethod = (fn) => ({ value: fn, writable: true, configurable: true })
+  defineProperty(
+    URL.prototype,
+    INSPECT,
+    inspectMethod(function (depth, options, inspect) {
+      if (typeof depth === 'number' && depth < 0) return this
+      const obj = {}
+      for (const part of PARTS) {
+        if (part === 'hash') obj.searchParams = this.searchParams
+        obj[part] = this[part]
+      }
+      return `${ctorName(this, 'URL')} ${inspect(obj, options)}`
+    }),
+  )
+  defineProperty(
+    URLSearchParams.prototype,
+    INSPECT,
+    inspectMethod(function (recurseTimes, ctx, inspect) {
+      if (typeof recurseTimes === 'number' && recurseTimes < 0) return ctx.stylize('[Object]', 'special')
+      const innerOpts = { ...ctx }
+      if (recurseTimes !== null) innerOpts.depth = recurseTimes - 1
+      const output = this[LIST].map(([k, v]) => `${inspect(k, innerOpts)} => ${inspect(v, innerOpts)}`)
+      const length = output.reduce((n, s) => n + s.length + 2, -2)
+      const name = ctorName(this, 'URLSearchParams')
+      if (length > ctx.breakLength) return `${name} {\n  ${output.join(',\n  ')} }`
+      if (output.length) return `${name} { ${output.join(', ')} }`
+      return `${name} {}`
+    }),
+  )
+  defineProperty(
+    TextEncoder.prototype,
+    INSPECT,
+    inspectMethod(function (depth, options, inspect) {
+      if (typeof depth === 'number' && depth < 0) return this
+      return inspect({ encoding: this.encoding }, options)
+    }),
+  )
+  defineProperty(
+    TextDecoder.prototype,
+    INSPECT,
+    inspectMethod(function (depth, options, inspect) {
+      if (typeof depth === 'number' && depth < 0) return this
+      const obj = { encoding: this.encoding, fatal: this.fatal, ignoreBOM: this.ignoreBOM }
+      return `${ctorName(this, 'TextDecoder')} ${inspect(obj)}`
+    }),
+  )
+
   return freeze({ structuredClone, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto })
 })
