@@ -150,7 +150,7 @@ describe('console methods: contract details', () => {
         for (const args of leaked) {
           if (args.constructor === Array) return 'not leaked'
           try { args.constructor.constructor('"use strict";' + code)(); return 'changed: ' + code } catch (e: any) {
-            if (!/read-only|not extensible|not configurable/.test(String(e))) return 'other: ' + String(e)
+            if (!/Cannot assign to read only property|object is not extensible|Cannot redefine property/.test(String(e))) return 'other: ' + String(e)
           }
         }
         return 'refused'

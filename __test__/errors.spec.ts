@@ -73,7 +73,7 @@ describe('exception messages point into the program as written', () => {
 
   test('an engine TypeError reads like V8 with a program position', async () => {
     const text = await message('const o: any = null\nreturn o.x')
-    expect(text).toMatch(/^TypeError: cannot read property 'x' of null\n {4}at program\.ts:2:\d+$/)
+    expect(text).toMatch(/^TypeError: Cannot read properties of null \(reading 'x'\)\n {4}at program\.ts:2:\d+$/)
   })
 
   test('constructor frames say `new`, as V8 does', async () => {

@@ -297,6 +297,8 @@ def( set_class_name, 5, 1, 1, u32) /* emitted in phase 1, removed in phase 2 */
 def( dispose_scope, 3, 0, 0, u16) /* emitted in phase 1, removed in phase 2 */
 
 def(     source_loc, 9, 0, 0, u32x2) /* emitted in phase 1, removed in phase 3 */
+/* code-runtime-quickjs: names the next instruction's callee or iterable (JSCallSiteName) */
+def( call_site_name, 5, 0, 0, u32) /* emitted in phase 1, removed in phase 3 */
 
 DEF(    push_minus1, 1, 0, 1, none_int)
 DEF(         push_0, 1, 0, 1, none_int)

@@ -933,6 +933,10 @@ typedef struct JSFunctionBytecode {
     int pc2line_len;
     uint8_t *pc2line_buf;
     char *source;
+    /* code-runtime-quickjs: call sites named as V8 names them (JSCallSiteName) */
+    int call_site_count;
+    struct JSCallSiteName *call_sites;
+    char *call_site_text;
 } JSFunctionBytecode;
 
 typedef struct JSBoundFunction {
@@ -8616,6 +8620,9 @@ JS_ERROR_MAP(X)
 #undef X
 #undef JS_ERROR_MAP
 
+static int JS_ThrowTypeErrorOrFalseAtom(JSContext *ctx, int flags,
+                                        const char *fmt, JSAtom atom);
+
 static int JS_PRINTF_FORMAT_ATTR(3, 4) JS_ThrowTypeErrorOrFalse(JSContext *ctx, int flags, JS_PRINTF_FORMAT const char *fmt, ...)
 {
     va_list ap;
@@ -8652,11 +8659,61 @@ static JSValue JS_ThrowSyntaxErrorAtom(JSContext *ctx, const char *fmt, JSAtom a
 #pragma GCC diagnostic pop // ignored "-Wformat-nonliteral"
 #endif // __GNUC__
 
-static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSAtom atom)
+/* code-runtime-quickjs: an object as V8's messages name it, `#<Object>`, `#<Foo>`,
+   `[object Array]`, read without running program code (data properties only) */
+static const char *js_describe_object(JSContext *ctx, char *buf, size_t size,
+                                      JSObject *p)
+{
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    JSObject *proto;
+    const char *str;
+
+    if (p->class_id == JS_CLASS_ARRAY)
+        return "[object Array]";
+    proto = p->shape->proto;
+    if (!proto)
+        return "[object Object]";
+    prs = find_own_property(&pr, proto, JS_ATOM_constructor);
+    if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+        JS_IsObject(pr->u.value)) {
+        prs = find_own_property(&pr, JS_VALUE_GET_OBJ(pr->u.value), JS_ATOM_name);
+        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+            JS_IsString(pr->u.value)) {
+            str = JS_ToCString(ctx, pr->u.value);
+            if (str) {
+                snprintf(buf, size, "#<%s>", *str ? str : "Object");
+                JS_FreeCString(ctx, str);
+                return buf;
+            }
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        }
+    }
+    return "#<Object>";
+}
+
+/* code-runtime-quickjs: a message naming a property, when the flags say to throw */
+static int JS_ThrowTypeErrorOrFalseAtom(JSContext *ctx, int flags,
+                                        const char *fmt, JSAtom atom)
 {
     if ((flags & JS_PROP_THROW) ||
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-        JS_ThrowTypeErrorAtom(ctx, "'%s' is read-only", atom);
+        JS_ThrowTypeErrorAtom(ctx, fmt, atom);
+        return -1;
+    }
+    return false;
+}
+
+static int JS_ThrowTypeErrorReadOnly(JSContext *ctx, int flags, JSObject *p,
+                                     JSAtom atom)
+{
+    if ((flags & JS_PROP_THROW) ||
+        ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+        /* code-runtime-quickjs: V8 wording */
+        char buf[ATOM_GET_STR_BUF_SIZE], obj_buf[ATOM_GET_STR_BUF_SIZE + 4];
+        JS_ThrowTypeError(ctx, "Cannot assign to read only property '%s' of object '%s'",
+                          JS_AtomGetStr(ctx, buf, sizeof(buf), atom),
+                          js_describe_object(ctx, obj_buf, sizeof(obj_buf), p));
         return -1;
     } else {
         return false;
@@ -8679,14 +8736,137 @@ static JSValue JS_ThrowStackOverflow(JSContext *ctx)
     return JS_ThrowRangeError(ctx, "Maximum call stack size exceeded");
 }
 
+/* code-runtime-quickjs: V8's words for what cannot be called, constructed or iterated.
+   A call, `new` or iteration the parser named (JSCallSiteName) is named by its text as
+   written, `o.f is not a function`; anything else by its value, as V8's builtins do:
+   `number 5 is not a function` */
+static const char *js_current_site_name(JSContext *ctx);
+
+static const char *js_describe_value(JSContext *ctx, char *buf, size_t size,
+                                     JSValueConst val)
+{
+    const char *str;
+    size_t len;
+
+    switch (JS_VALUE_GET_NORM_TAG(val)) {
+    case JS_TAG_UNDEFINED:
+        return "undefined";
+    case JS_TAG_NULL:
+        return "object null";
+    case JS_TAG_BOOL:
+        return JS_VALUE_GET_BOOL(val) ? "boolean true" : "boolean false";
+    case JS_TAG_SYMBOL:
+        return "symbol";
+    case JS_TAG_BIG_INT:
+    case JS_TAG_SHORT_BIG_INT:
+        return "bigint";
+    case JS_TAG_OBJECT:
+        return JS_IsFunction(ctx, val) ? "function" : "object";
+    case JS_TAG_INT:
+    case JS_TAG_FLOAT64:
+    case JS_TAG_STRING:
+        str = JS_ToCStringLen(ctx, &len, val);
+        if (!str) {
+            JS_FreeValue(ctx, JS_GetException(ctx));
+            return "value";
+        }
+        if (JS_IsString(val))
+            snprintf(buf, size, "string \"%.*s\"", (int)min_int(len, 100), str);
+        else
+            snprintf(buf, size, "number %s", str);
+        JS_FreeCString(ctx, str);
+        return buf;
+    default:
+        return "value";
+    }
+}
+
+static JSValue JS_ThrowTypeErrorNotCallable(JSContext *ctx, JSValueConst val,
+                                            const char *what)
+{
+    char buf[160];
+    const char *name = js_current_site_name(ctx);
+    if (!name)
+        name = js_describe_value(ctx, buf, sizeof(buf), val);
+    return JS_ThrowTypeError(ctx, "%s is not %s", name, what);
+}
+
+static JSValue JS_ThrowTypeErrorNotIterable(JSContext *ctx, JSValueConst val)
+{
+    char buf[160];
+    const char *name = js_current_site_name(ctx);
+    size_t len;
+
+    if (name && name[0] == '\x01') {
+        /* an array pattern: V8 names its initializer as written, except a value read
+           from somewhere that turned out undefined or null */
+        name = strchr(name, '\x02') + 1;
+        len = strlen(name);
+        if (!*name || ((JS_IsUndefined(val) || JS_IsNull(val)) &&
+                       strcmp(name, "undefined") && strcmp(name, "null") &&
+                       !(len > 5 && !strcmp(name + len - 5, "(...)"))))
+            name = NULL;
+    }
+    if (!name) {
+        return JS_ThrowTypeError(ctx, "%s is not iterable (cannot read property Symbol(Symbol.iterator))",
+                                 js_describe_value(ctx, buf, sizeof(buf), val));
+    }
+    len = strlen(name);
+    if (len > 5 && !strcmp(name + len - 5, "(...)"))
+        return JS_ThrowTypeError(ctx, "%.*s is not a function or its return value is not iterable",
+                                 (int)len - 5, name);
+    return JS_ThrowTypeError(ctx, "%s is not iterable", name);
+}
+
+/* `site` is a destructuring site's text (emit_destructuring_site) */
+static JSValue JS_ThrowTypeErrorDestructure(JSContext *ctx, const char *site,
+                                            JSValueConst val)
+{
+    char kind = site[1], prop[ATOM_GET_STR_BUF_SIZE];
+    const char *sep = strchr(site, '\x02'), *init = sep + 1;
+    const char *what = JS_IsNull(val) ? "null" : "undefined";
+    size_t prop_len = min_int(sep - (site + 2), sizeof(prop) - 1);
+
+    memcpy(prop, site + 2, prop_len);
+    prop[prop_len] = '\0';
+    if (kind == 'N' || prop[0] == '=')
+        return JS_ThrowTypeError(ctx, "Cannot read properties of %s (reading '%s')",
+                                 what, prop[0] == '=' ? prop + 1 : prop);
+    if (kind != 'D' || !*init)
+        init = JS_IsNull(val) ? "object null" : "undefined";
+    if (!prop[0])
+        return JS_ThrowTypeError(ctx, "Cannot destructure '%s' as it is %s.", init, what);
+    return JS_ThrowTypeError(ctx, "Cannot destructure property '%s' of '%s' as it is %s.",
+                             prop, init, what);
+}
+
 static JSValue JS_ThrowTypeErrorNotAConstructor(JSContext *ctx,
                                                 JSValueConst func_obj)
 {
     JSObject *p;
     JSAtom name;
+    const char *site = js_current_site_name(ctx); /* code-runtime-quickjs */
 
+    if (site)
+        return JS_ThrowTypeError(ctx, "%s is not a constructor", site);
     if (JS_TAG_OBJECT != JS_VALUE_GET_TAG(func_obj))
         goto fini;
+    {
+        /* code-runtime-quickjs: a built-in named by its own `name` (`Symbol`) */
+        JSShapeProperty *prs;
+        JSProperty *pr;
+        prs = find_own_property(&pr, JS_VALUE_GET_OBJ(func_obj), JS_ATOM_name);
+        if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+            JS_IsString(pr->u.value) && JS_VALUE_GET_STRING(pr->u.value)->len) {
+            const char *str = JS_ToCString(ctx, pr->u.value);
+            if (str) {
+                JS_ThrowTypeError(ctx, "%s is not a constructor", str);
+                JS_FreeCString(ctx, str);
+                return JS_EXCEPTION;
+            }
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        }
+    }
     p = JS_VALUE_GET_OBJ(func_obj);
     if (!js_class_has_bytecode(p->class_id))
         goto fini;
@@ -8723,7 +8903,7 @@ static JSValue JS_ThrowReferenceErrorNotDefined(JSContext *ctx, JSAtom name)
 static JSValue JS_ThrowReferenceErrorUninitialized(JSContext *ctx, JSAtom name)
 {
     char buf[ATOM_GET_STR_BUF_SIZE];
-    return JS_ThrowReferenceError(ctx, "%s is not initialized",
+    return JS_ThrowReferenceError(ctx, "Cannot access '%s' before initialization", /* code-runtime-quickjs: V8 wording */
                                   name == JS_ATOM_NULL ? "lexical variable" :
                                   JS_AtomGetStr(ctx, buf, sizeof(buf), name));
 }
@@ -9047,9 +9227,11 @@ int JS_IsInstanceOf(JSContext *ctx, JSValueConst val, JSValueConst obj)
     }
 
     /* legacy case */
-    if (!JS_IsFunction(ctx, obj)) {
+    if (!JS_IsFunction(ctx, obj)) { /* code-runtime-quickjs: V8 wording */
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not callable");
+        return -1;
     fail:
-        JS_ThrowTypeError(ctx, "invalid 'instanceof' right operand");
+        JS_ThrowTypeError(ctx, "Right-hand side of 'instanceof' is not an object");
         return -1;
     }
     return JS_OrdinaryIsInstanceOf(ctx, val, obj);
@@ -9242,9 +9424,9 @@ static JSValue JS_GetPropertyInternal(JSContext *ctx, JSValueConst obj,
     if (unlikely(tag != JS_TAG_OBJECT)) {
         switch(tag) {
         case JS_TAG_NULL:
-            return JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of null", prop);
+            return JS_ThrowTypeErrorAtom(ctx, "Cannot read properties of null (reading '%s')", prop);
         case JS_TAG_UNDEFINED:
-            return JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of undefined", prop);
+            return JS_ThrowTypeErrorAtom(ctx, "Cannot read properties of undefined (reading '%s')", prop);
         case JS_TAG_EXCEPTION:
             return JS_EXCEPTION;
         case JS_TAG_STRING:
@@ -10177,9 +10359,9 @@ static JSValue JS_GetPropertyValue(JSContext *ctx, JSValueConst this_obj,
         if (unlikely(atom == JS_ATOM_NULL))
             return JS_EXCEPTION;
         if (tag == JS_TAG_NULL) {
-            JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of null", atom);
+            JS_ThrowTypeErrorAtom(ctx, "Cannot read properties of null (reading '%s')", atom);
         } else {
-            JS_ThrowTypeErrorAtom(ctx, "cannot read property '%s' of undefined", atom);
+            JS_ThrowTypeErrorAtom(ctx, "Cannot read properties of undefined (reading '%s')", atom);
         }
         JS_FreeAtom(ctx, atom);
         return JS_EXCEPTION;
@@ -10491,7 +10673,7 @@ static int set_array_length(JSContext *ctx, JSObject *p, JSValue val,
         return -1;
     /* JS_ToArrayLengthFree() must be done before the read-only test */
     if (unlikely(!(get_shape_prop(p->shape)[0].flags & JS_PROP_WRITABLE)))
-        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+        return JS_ThrowTypeErrorReadOnly(ctx, flags, p, JS_ATOM_length);
 
     if (likely(p->fast_array)) {
         uint32_t old_len = p->u.array.count;
@@ -10612,7 +10794,7 @@ static int add_fast_array_element(JSContext *ctx, JSObject *p,
         if (new_len > array_len) {
             if (unlikely(!(get_shape_prop(p->shape)->flags & JS_PROP_WRITABLE))) {
                 JS_FreeValue(ctx, val);
-                return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+                return JS_ThrowTypeErrorReadOnly(ctx, flags, p, JS_ATOM_length);
             }
             p->prop[0].u.value = js_int32(new_len);
         }
@@ -10638,7 +10820,7 @@ static JSValue js_allocate_fast_array(JSContext *ctx, int64_t len)
     int i;
 
     if (len > INT32_MAX)
-        return JS_ThrowRangeError(ctx, "invalid array length");
+        return JS_ThrowRangeError(ctx, "Invalid array length");
     arr = JS_NewArray(ctx);
     if (JS_IsException(arr))
         return arr;
@@ -10682,10 +10864,10 @@ static int JS_SetPropertyInternal2(JSContext *ctx, JSValueConst obj, JSAtom prop
 
     switch(JS_VALUE_GET_TAG(this_obj)) {
     case JS_TAG_NULL:
-        JS_ThrowTypeErrorAtom(ctx, "cannot set property '%s' of null", prop);
+        JS_ThrowTypeErrorAtom(ctx, "Cannot set properties of null (setting '%s')", prop);
         goto fail;
     case JS_TAG_UNDEFINED:
-        JS_ThrowTypeErrorAtom(ctx, "cannot set property '%s' of undefined", prop);
+        JS_ThrowTypeErrorAtom(ctx, "Cannot set properties of undefined (setting '%s')", prop);
         goto fail;
     case JS_TAG_OBJECT:
         p = JS_VALUE_GET_OBJ(this_obj);
@@ -10858,13 +11040,30 @@ retry:
     }
 
     if (unlikely(!p)) {
-        ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "not an object");
+        /* code-runtime-quickjs: V8 wording */
+        if ((flags & JS_PROP_THROW) ||
+            ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
+            char buf[ATOM_GET_STR_BUF_SIZE];
+            const char *str = JS_ToCString(ctx, this_obj);
+            const char *type = JS_IsString(this_obj) ? "string" :
+                JS_IsNumber(this_obj) ? "number" : JS_IsBool(this_obj) ? "boolean" :
+                JS_IsSymbol(this_obj) ? "symbol" : "bigint";
+            if (!str)
+                JS_FreeValue(ctx, JS_GetException(ctx));
+            JS_ThrowTypeError(ctx, "Cannot create property '%s' on %s '%s'",
+                              JS_AtomGetStr(ctx, buf, sizeof(buf), prop), type,
+                              str ? str : "");
+            JS_FreeCString(ctx, str);
+            ret = -1;
+        } else {
+            ret = false;
+        }
         goto done;
     }
 
     if (p == JS_VALUE_GET_OBJ(obj)) {
-        if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+        if (unlikely(!p->extensible)) { /* code-runtime-quickjs: V8 wording */
+            ret = JS_ThrowTypeErrorOrFalseAtom(ctx, flags, "Cannot add property %s, object is not extensible", prop);
             goto done;
         }
         if (p->is_exotic) {
@@ -10900,15 +11099,15 @@ retry:
         } else if (!(desc_flags & JS_PROP_WRITABLE) ||
                    p->class_id == JS_CLASS_MODULE_NS) {
         read_only_prop:
-            ret = JS_ThrowTypeErrorReadOnly(ctx, flags, prop);
+            ret = JS_ThrowTypeErrorReadOnly(ctx, flags, p, prop);
             goto done;
         }
         ret = JS_DefineProperty(ctx, this_obj, prop, val,
                                 JS_UNDEFINED, JS_UNDEFINED,
                                 JS_PROP_HAS_VALUE);
     } else {
-        if (unlikely(!p->extensible)) {
-            ret = JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+        if (unlikely(!p->extensible)) { /* code-runtime-quickjs: V8 wording */
+            ret = JS_ThrowTypeErrorOrFalseAtom(ctx, flags, "Cannot add property %s, object is not extensible", prop);
             goto done;
         }
     generic_create_prop:
@@ -11196,7 +11395,7 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
                 if ((idx + 1) > len) {
                     pslen = get_shape_prop(p->shape);
                     if (unlikely(!(pslen->flags & JS_PROP_WRITABLE)))
-                        return JS_ThrowTypeErrorReadOnly(ctx, flags, JS_ATOM_length);
+                        return JS_ThrowTypeErrorReadOnly(ctx, flags, p, JS_ATOM_length);
                     /* XXX: should update the length after defining
                        the property */
                     len = idx + 1;
@@ -11227,8 +11426,8 @@ static int JS_CreateProperty(JSContext *ctx, JSObject *p,
     }
 
     if (!p->extensible) {
-    not_extensible:
-        return JS_ThrowTypeErrorOrFalse(ctx, flags, "object is not extensible");
+    not_extensible: /* code-runtime-quickjs: V8 wording */
+        return JS_ThrowTypeErrorOrFalseAtom(ctx, flags, "Cannot define property %s, object is not extensible", prop);
     }
 
     if (flags & (JS_PROP_HAS_GET | JS_PROP_HAS_SET)) {
@@ -11375,8 +11574,8 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
         }
         /* property already exists */
         if (!check_define_prop_flags(prs->flags, flags)) {
-        not_configurable:
-            return JS_ThrowTypeErrorOrFalse(ctx, flags, "property is not configurable");
+        not_configurable: /* code-runtime-quickjs: V8 wording */
+            return JS_ThrowTypeErrorOrFalseAtom(ctx, flags, "Cannot redefine property: %s", prop);
         }
 
         if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
@@ -11952,8 +12151,9 @@ static int JS_GetGlobalVarRef(JSContext *ctx, JSAtom prop, JSValue *sp)
             JS_ThrowReferenceErrorUninitialized(ctx, prs->atom);
             return -1;
         }
-        if (unlikely(!(prs->flags & JS_PROP_WRITABLE))) {
-            return JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, prop);
+        if (unlikely(!(prs->flags & JS_PROP_WRITABLE))) { /* code-runtime-quickjs: V8 wording */
+            JS_ThrowTypeError(ctx, "Assignment to constant variable.");
+            return -1;
         }
         sp[0] = js_dup(ctx->global_var_obj);
     } else {
@@ -11994,8 +12194,9 @@ static inline int JS_SetGlobalVar(JSContext *ctx, JSAtom prop, JSValue val,
                 return -1;
             }
             if (unlikely(!(prs->flags & JS_PROP_WRITABLE))) {
-                JS_FreeValue(ctx, val);
-                return JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, prop);
+                JS_FreeValue(ctx, val); /* code-runtime-quickjs: V8 wording */
+                JS_ThrowTypeError(ctx, "Assignment to constant variable.");
+                return -1;
             }
         }
         set_value(ctx, &pr->u.value, val);
@@ -12060,7 +12261,7 @@ int JS_DeleteProperty(JSContext *ctx, JSValueConst obj, JSAtom prop, int flags)
         return res;
     if ((flags & JS_PROP_THROW) ||
         ((flags & JS_PROP_THROW_STRICT) && is_strict_mode(ctx))) {
-        JS_ThrowTypeError(ctx, "could not delete property");
+        JS_ThrowTypeErrorAtom(ctx, "Cannot delete property '%s' of object", prop); /* code-runtime-quickjs: V8 wording */
         return -1;
     }
     return false;
@@ -13061,7 +13262,7 @@ static JSBigInt *js_bigint_divrem(JSContext *ctx, const JSBigInt *a,
     int na, nb, a_sign, b_sign, shift;
 
     if (b->len == 1 && b->tab[0] == 0) {
-        JS_ThrowRangeError(ctx, "BigInt division by zero");
+        JS_ThrowRangeError(ctx, "Division by zero");
         return NULL;
     }
 
@@ -14112,7 +14313,7 @@ static JSValue JS_ToNumberHintFree(JSContext *ctx, JSValue val,
     case JS_TAG_SHORT_BIG_INT:
         if (flag != TON_FLAG_NUMERIC) {
             JS_FreeValue(ctx, val);
-            return JS_ThrowTypeError(ctx, "cannot convert BigInt to number");
+            return JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number"); /* code-runtime-quickjs: V8 wording */
         }
         ret = val;
         break;
@@ -14164,7 +14365,7 @@ static JSValue JS_ToNumberHintFree(JSContext *ctx, JSValue val,
         break;
     case JS_TAG_SYMBOL:
         JS_FreeValue(ctx, val);
-        return JS_ThrowTypeError(ctx, "cannot convert symbol to number");
+        return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a number");
     default:
         JS_FreeValue(ctx, val);
         ret = JS_NAN;
@@ -14629,7 +14830,7 @@ static __exception int JS_ToArrayLengthFree(JSContext *ctx, uint32_t *plen,
                     return -1;
                 if (len1 != len) {
                 fail:
-                    JS_ThrowRangeError(ctx, "invalid array length");
+                    JS_ThrowRangeError(ctx, "Invalid array length");
                     return -1;
                 }
             }
@@ -14789,7 +14990,7 @@ static JSValue JS_ToStringInternal(JSContext *ctx, JSValueConst val,
         if (flags & JS_TO_STRING_IS_PROPERTY_KEY) {
             return js_dup(val);
         } else {
-            return JS_ThrowTypeError(ctx, "cannot convert symbol to string");
+            return JS_ThrowTypeError(ctx, "Cannot convert a Symbol value to a string");
         }
     case JS_TAG_FLOAT64:
         return js_dtoa2(ctx, JS_VALUE_GET_FLOAT64(val), 10, 0,
@@ -15390,7 +15591,7 @@ static no_inline __exception int js_unary_arith_slow(JSContext *ctx,
             v = JS_VALUE_GET_SHORT_BIG_INT(op1);
             switch(op) {
             case OP_plus:
-                JS_ThrowTypeError(ctx, "bigint argument with unary +");
+                JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number");
                 goto exception;
             case OP_inc:
                 if (v == JS_SHORT_BIG_INT_MAX)
@@ -15423,7 +15624,7 @@ static no_inline __exception int js_unary_arith_slow(JSContext *ctx,
         bigint_slow_case1:
             switch(op) {
             case OP_plus:
-                JS_ThrowTypeError(ctx, "bigint argument with unary +");
+                JS_ThrowTypeError(ctx, "Cannot convert a BigInt value to a number");
                 JS_FreeValue(ctx, op1);
                 goto exception;
             case OP_inc:
@@ -15523,6 +15724,19 @@ static no_inline int js_not_slow(JSContext *ctx, JSValue *sp)
  exception:
     sp[-1] = JS_UNDEFINED;
     return -1;
+}
+
+/* code-runtime-quickjs: V8 refuses arithmetic on a BigInt and a Number in these words */
+static bool js_mixes_bigint(uint32_t tag1, uint32_t tag2)
+{
+    bool big1 = tag1 == JS_TAG_BIG_INT || tag1 == JS_TAG_SHORT_BIG_INT;
+    bool big2 = tag2 == JS_TAG_BIG_INT || tag2 == JS_TAG_SHORT_BIG_INT;
+    return big1 != big2;
+}
+
+static JSValue JS_ThrowTypeErrorBigIntMix(JSContext *ctx)
+{
+    return JS_ThrowTypeError(ctx, "Cannot mix BigInt and other types, use explicit conversions");
 }
 
 static no_inline __exception int js_binary_arith_slow(JSContext *ctx, JSValue *sp,
@@ -15682,6 +15896,12 @@ static no_inline __exception int js_binary_arith_slow(JSContext *ctx, JSValue *s
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
         double dr;
+        if (js_mixes_bigint(tag1, tag2)) { /* code-runtime-quickjs: V8 wording */
+            JS_FreeValue(ctx, op1);
+            JS_FreeValue(ctx, op2);
+            JS_ThrowTypeErrorBigIntMix(ctx);
+            goto exception;
+        }
         /* float64 result */
         if (JS_ToFloat64Free(ctx, &d1, op1)) {
             JS_FreeValue(ctx, op2);
@@ -15820,6 +16040,12 @@ static no_inline __exception int js_add_slow(JSContext *ctx, JSValue *sp)
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
         double d1, d2;
+        if (js_mixes_bigint(tag1, tag2)) { /* code-runtime-quickjs: V8 wording */
+            JS_FreeValue(ctx, op1);
+            JS_FreeValue(ctx, op2);
+            JS_ThrowTypeErrorBigIntMix(ctx);
+            goto exception;
+        }
         /* float64 result */
         if (JS_ToFloat64Free(ctx, &d1, op1)) {
             JS_FreeValue(ctx, op2);
@@ -15970,6 +16196,12 @@ static no_inline __exception int js_binary_logic_slow(JSContext *ctx,
             goto exception;
         sp[-2] = JS_CompactBigInt(ctx, r);
     } else {
+        if (js_mixes_bigint(tag1, tag2)) { /* code-runtime-quickjs: V8 wording */
+            JS_FreeValue(ctx, op1);
+            JS_FreeValue(ctx, op2);
+            JS_ThrowTypeErrorBigIntMix(ctx);
+            goto exception;
+        }
         if (unlikely(JS_ToInt32Free(ctx, (int32_t *)&v1, op1))) {
             JS_FreeValue(ctx, op2);
             goto exception;
@@ -16558,7 +16790,17 @@ static __exception int js_operator_in(JSContext *ctx, JSValue *sp)
     op2 = sp[-1];
 
     if (JS_VALUE_GET_TAG(op2) != JS_TAG_OBJECT) {
-        JS_ThrowTypeError(ctx, "invalid 'in' operand");
+        /* code-runtime-quickjs: V8 wording */
+        const char *key = NULL, *target = NULL;
+        if (!JS_IsSymbol(op1))
+            key = JS_ToCString(ctx, op1);
+        target = JS_ToCString(ctx, op2);
+        if (!key || !target)
+            JS_FreeValue(ctx, JS_GetException(ctx));
+        JS_ThrowTypeError(ctx, "Cannot use 'in' operator to search for '%s' in %s",
+                          key ? key : "Symbol()", target ? target : "value");
+        JS_FreeCString(ctx, key);
+        JS_FreeCString(ctx, target);
         return -1;
     }
     atom = JS_ValueToAtom(ctx, op1);
@@ -17109,6 +17351,9 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
 {
     JSValue method, ret, sync_iter;
 
+    /* code-runtime-quickjs: `undefined is not iterable`, not a failed property read */
+    if (JS_IsUndefined(obj) || JS_IsNull(obj))
+        return JS_ThrowTypeErrorNotIterable(ctx, obj);
     if (is_async) {
         method = JS_GetProperty(ctx, obj, JS_ATOM_Symbol_asyncIterator);
         if (JS_IsException(method))
@@ -17132,7 +17377,7 @@ static JSValue JS_GetIterator(JSContext *ctx, JSValueConst obj, bool is_async)
     }
     if (!JS_IsFunction(ctx, method)) {
         JS_FreeValue(ctx, method);
-        return JS_ThrowTypeError(ctx, "value is not iterable");
+        return JS_ThrowTypeErrorNotIterable(ctx, obj); /* code-runtime-quickjs */
     }
     ret = JS_GetIterator2(ctx, obj, method);
     JS_FreeValue(ctx, method);
@@ -17479,6 +17724,12 @@ static __exception int js_append_enumerate(JSContext *ctx, JSValue *sp)
     }
 
     pos = JS_VALUE_GET_INT(sp[-2]);
+
+    /* code-runtime-quickjs: `undefined is not iterable`, not a failed property read */
+    if (JS_IsUndefined(sp[-1]) || JS_IsNull(sp[-1])) {
+        JS_ThrowTypeErrorNotIterable(ctx, sp[-1]);
+        return -1;
+    }
 
     /* XXX: further optimisations:
        - use ctx->array_proto_values?
@@ -17871,7 +18122,18 @@ static int js_op_define_class(JSContext *ctx, JSValue *sp,
             parent_class = js_dup(ctx->function_proto);
         } else {
             if (!JS_IsConstructor(ctx, parent_class)) {
-                JS_ThrowTypeError(ctx, "parent class must be constructor");
+                /* code-runtime-quickjs: V8 wording */
+                char buf[ATOM_GET_STR_BUF_SIZE + 4];
+                const char *str = NULL;
+                if (JS_IsObject(parent_class))
+                    str = js_describe_object(ctx, buf, sizeof(buf), JS_VALUE_GET_OBJ(parent_class));
+                else if (!JS_IsSymbol(parent_class) && (str = JS_ToCString(ctx, parent_class))) {
+                    snprintf(buf, sizeof(buf), "%s", str);
+                    JS_FreeCString(ctx, str);
+                    str = buf;
+                }
+                JS_ThrowTypeError(ctx, "Class extends value %s is not a constructor or null",
+                                  str ? str : "Symbol()");
                 goto fail;
             }
             parent_proto = JS_GetProperty(ctx, parent_class, JS_ATOM_prototype);
@@ -18266,7 +18528,8 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         call_func = rt->class_array[p->class_id].call;
         if (!call_func) {
         not_a_function:
-            return JS_ThrowTypeErrorNotAFunction(caller_ctx);
+            /* code-runtime-quickjs */
+            return JS_ThrowTypeErrorNotCallable(caller_ctx, func_obj, "a function");
         }
         return call_func(caller_ctx, func_obj, this_obj, argc,
                          argv, flags);
@@ -18783,7 +19046,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
             /* return true if 'this' should be returned */
             if (!JS_IsObject(sp[-1])) {
                 if (!JS_IsUndefined(sp[-1])) {
-                    JS_ThrowTypeError(caller_ctx, "derived class constructor must return an object or undefined");
+                    JS_ThrowTypeError(caller_ctx, "Derived constructors may only return object or undefined");
                     goto exception;
                 }
                 sp[0] = JS_TRUE;
@@ -18795,7 +19058,21 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_check_ctor):
             if (JS_IsUndefined(new_target)) {
             non_ctor_call:
-                JS_ThrowTypeError(ctx, "class constructors must be invoked with 'new'");
+                /* code-runtime-quickjs: V8 wording */
+                {
+                    JSShapeProperty *prs;
+                    JSProperty *pr;
+                    const char *name = NULL;
+                    prs = find_own_property(&pr, JS_VALUE_GET_OBJ(func_obj), JS_ATOM_name);
+                    if (prs && (prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
+                        JS_IsString(pr->u.value))
+                        name = JS_ToCString(ctx, pr->u.value);
+                    if (!name)
+                        JS_FreeValue(ctx, JS_GetException(ctx));
+                    JS_ThrowTypeError(ctx, "Class constructor %s cannot be invoked without 'new'",
+                                      name ? name : "");
+                    JS_FreeCString(ctx, name);
+                }
                 goto exception;
             }
             BREAK;
@@ -18850,8 +19127,8 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
                 atom = get_u32(pc);
                 type = pc[4];
                 pc += 5;
-                if (type == JS_THROW_VAR_RO)
-                    JS_ThrowTypeErrorReadOnly(ctx, JS_PROP_THROW, atom);
+                if (type == JS_THROW_VAR_RO) /* code-runtime-quickjs: V8 wording */
+                    JS_ThrowTypeError(ctx, "Assignment to constant variable.");
                 else
                 if (type == JS_THROW_VAR_REDECL)
                     JS_ThrowSyntaxErrorVarRedeclaration(ctx, atom);
@@ -20857,6 +21134,14 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
         CASE(OP_to_object):
             if (JS_VALUE_GET_TAG(sp[-1]) != JS_TAG_OBJECT) {
                 sf->cur_pc = pc;
+                /* code-runtime-quickjs: a pattern's value, in V8's words */
+                if (JS_IsUndefined(sp[-1]) || JS_IsNull(sp[-1])) {
+                    const char *site = js_current_site_name(ctx);
+                    if (site && site[0] == '\x01') {
+                        JS_ThrowTypeErrorDestructure(ctx, site, sp[-1]);
+                        goto exception;
+                    }
+                }
                 ret_val = JS_ToObject(ctx, sp[-1]);
                 if (JS_IsException(ret_val))
                     goto exception;
@@ -21208,8 +21493,8 @@ static JSValue JS_CallConstructorInternal(JSContext *ctx,
     if (js_poll_interrupts(ctx))
         return JS_EXCEPTION;
     flags |= JS_CALL_FLAG_CONSTRUCTOR;
-    if (unlikely(JS_VALUE_GET_TAG(func_obj) != JS_TAG_OBJECT))
-        goto not_a_function;
+    if (unlikely(JS_VALUE_GET_TAG(func_obj) != JS_TAG_OBJECT)) /* code-runtime-quickjs */
+        return JS_ThrowTypeErrorNotAConstructor(ctx, func_obj);
     p = JS_VALUE_GET_OBJ(func_obj);
     if (unlikely(!p->is_constructor))
         return JS_ThrowTypeErrorNotAConstructor(ctx, func_obj);
@@ -21217,7 +21502,6 @@ static JSValue JS_CallConstructorInternal(JSContext *ctx,
         JSClassCall *call_func;
         call_func = ctx->rt->class_array[p->class_id].call;
         if (!call_func) {
-        not_a_function:
             return JS_ThrowTypeErrorNotAFunction(ctx);
         }
         return call_func(ctx, func_obj, new_target, argc,
@@ -22372,6 +22656,13 @@ typedef struct LabelSlot {
     RelocEntry *first_reloc;
 } LabelSlot;
 
+/* code-runtime-quickjs: the instruction at `pc` (a call, construct or iteration) names
+   its operand by the text at call_site_text + `text`, as V8's CallPrinter renders it */
+typedef struct JSCallSiteName {
+    uint32_t pc;
+    uint32_t text;
+} JSCallSiteName;
+
 typedef struct SourceLocSlot {
     uint32_t pc;
     int line_num;
@@ -22500,6 +22791,10 @@ typedef struct JSFunctionDef {
     SourceLocSlot *source_loc_slots;
     int source_loc_size;
     int source_loc_count;
+    /* code-runtime-quickjs: the callee texts of OP_call_site_name (NUL-terminated, in
+       call_site_text) and, from phase 3 on, the final pc of each named instruction */
+    DynBuf call_site_text;
+    DynBuf call_sites;
     int line_number_last;
     int line_number_last_pc;
     int col_number_last;
@@ -22542,6 +22837,15 @@ typedef struct JSToken {
     } u;
 } JSToken;
 
+/* code-runtime-quickjs: an expression rendered as V8's CallPrinter renders the callee of a
+   failed call ("o.items[0].run(...).then"); len < 0 when it cannot be rendered */
+#define JS_EXPR_DESC_MAX 120
+typedef struct JSExprDesc {
+    int len;
+    bool is_string; /* a string literal: `o["k"]` renders as `o.k` */
+    char buf[JS_EXPR_DESC_MAX];
+} JSExprDesc;
+
 typedef struct JSParseState {
     JSContext *ctx;
     int last_line_num;  /* line number of last token */
@@ -22563,6 +22867,12 @@ typedef struct JSParseState {
     JSFunctionDef *cur_func;
     bool is_module; /* parsing a module */
     bool allow_html_comments;
+    /* code-runtime-quickjs: the last postfix expression parsed, rendered as V8 renders a
+       callee, and the source span it covers */
+    JSExprDesc last_desc;
+    const uint8_t *last_desc_start;
+    const uint8_t *last_desc_end;
+    int destructuring_depth; /* nesting of the pattern being parsed */
 } JSParseState;
 
 typedef struct JSOpCode {
@@ -23689,21 +23999,93 @@ static __exception int next_token(JSParseState *s)
 
 #endif // QJS_DISABLE_PARSER
 
+/* code-runtime-quickjs: positions in JSON messages count UTF-16 code units, as V8's do */
+static int json_utf16_length(const uint8_t *p, const uint8_t *end)
+{
+    int n = 0;
+    for (; p < end; p++) {
+        if ((*p & 0xC0) != 0x80)
+            n += 1 + (*p >= 0xF0);
+    }
+    return n;
+}
+
+/* the byte at UTF-16 index `index` of [p, end) (a character boundary) */
+static const uint8_t *json_utf16_seek(const uint8_t *p, const uint8_t *end, int index)
+{
+    int n = 0;
+    for (; p < end; p++) {
+        if ((*p & 0xC0) != 0x80) {
+            if (n >= index)
+                break;
+            n += 1 + (*p >= 0xF0);
+        }
+    }
+    return p;
+}
+
+/* V8's words for an unexpected token at `curp` (or the end of the text): the token and
+   the text around it, `Unexpected token '}', ..."2, 3, }" is not valid JSON` */
+static int json_parse_unexpected(JSParseState *s, const uint8_t *curp)
+{
+    enum { MAX_CONTEXT = 10 };
+    const uint8_t *start = s->buf_start, *end = s->buf_end, *q, *from, *to;
+    size_t len = end - start;
+    int pos, length;
+    const char *before = "", *after = "";
+
+    if (curp >= end)
+        return js_parse_error(s, "Unexpected end of JSON input");
+    if ((len == 9 && !memcmp(start, "undefined", 9)) ||
+        (len == 3 && !memcmp(start, "NaN", 3)) ||
+        (len == 8 && !memcmp(start, "Infinity", 8)) ||
+        (len == 15 && !memcmp(start, "[object Object]", 15)))
+        return js_parse_error(s, "\"%.*s\" is not valid JSON", (int)len, start);
+    q = curp + 1;
+    while (q < end && (*q & 0xC0) == 0x80)
+        q++;
+    pos = json_utf16_length(start, curp);
+    length = json_utf16_length(start, end);
+    from = start;
+    to = end;
+    if (length > MAX_CONTEXT * 2 + 1) {
+        if (pos < MAX_CONTEXT) {
+            to = json_utf16_seek(start, end, pos + MAX_CONTEXT);
+            after = "...";
+        } else if (pos < length - MAX_CONTEXT) {
+            from = json_utf16_seek(start, end, pos - MAX_CONTEXT);
+            to = json_utf16_seek(start, end, pos + MAX_CONTEXT);
+            before = "...";
+            after = "...";
+        } else {
+            from = json_utf16_seek(start, end, pos - MAX_CONTEXT);
+            before = "...";
+        }
+    }
+    return js_parse_error(s, "Unexpected token '%.*s', %s\"%.*s\"%s is not valid JSON",
+                          (int)(q - curp), curp, before, (int)(to - from), from, after);
+}
+
 static int json_parse_error(JSParseState *s, const uint8_t *curp, const char *msg)
 {
     const uint8_t *p, *line_start;
-    int position = curp - s->buf_start;
+    int position = json_utf16_length(s->buf_start, curp); /* code-runtime-quickjs */
     int line = 1;
+    size_t msg_len = strlen(msg);
     for (line_start = p = s->buf_start; p < curp; p++) {
         /* column count does not account for TABs nor wide characters */
         if (*p == '\r' || *p == '\n') {
-            p += 1 + (p[0] == '\r' && p[1] == '\n');
+            /* code-runtime-quickjs: a line starts after its break (was one byte later) */
+            if (p[0] == '\r' && p + 1 < curp && p[1] == '\n')
+                p++;
             line++;
-            line_start = p;
+            line_start = p + 1;
         }
     }
-    return js_parse_error(s, "%s in JSON at position %d (line %d column %d)",
-                          msg, position, line, (int)(p - line_start) + 1);
+    /* code-runtime-quickjs: V8 says "after JSON at position", not "after JSON in JSON" */
+    return js_parse_error(s, "%s%s at position %d (line %d column %d)", msg,
+                          msg_len >= 10 && !strcmp(msg + msg_len - 10, "after JSON") ? "" : " in JSON",
+                          position, line, json_utf16_length(line_start, p) + 1);
 }
 
 static int json_parse_string(JSParseState *s, const uint8_t **pp)
@@ -23790,8 +24172,8 @@ static int json_parse_string(JSParseState *s, const uint8_t **pp)
     *pp = p;
     return 0;
 
- end_of_input:
-    js_parse_error(s, "Unexpected end of JSON input");
+ end_of_input: /* code-runtime-quickjs: V8 wording */
+    json_parse_error(s, s->buf_end, "Unterminated string");
  fail:
     string_buffer_free(b);
     return -1;
@@ -23962,13 +24344,13 @@ static __exception int json_next_token(JSParseState *s)
         break;
     case '-':
         if (!is_digit(p[1])) {
-            json_parse_error(s, p, "No number after minus sign");
+            json_parse_error(s, p + 1, "No number after minus sign"); /* code-runtime-quickjs */
             goto fail;
         }
         goto parse_number;
     case '0':
         if (is_digit(p[1])) {
-            json_parse_error(s, p, "Unexpected number");
+            json_parse_error(s, p + 1, "Unexpected number"); /* code-runtime-quickjs */
             goto fail;
         }
         goto parse_number;
@@ -23982,16 +24364,11 @@ static __exception int json_next_token(JSParseState *s)
         break;
     default:
         if (c >= 0x80) {
-            c = utf8_decode(p, &p_next);
-            if (p_next == p + 1) {
-                js_parse_error(s, "Unexpected token '\\x%02x' in JSON", *p);
-            } else {
-                if (c > 0xFFFF) {
-                    c = get_hi_surrogate(c);
-                }
-                js_parse_error(s, "Unexpected token '\\u%04x' in JSON", c);
-            }
-            goto fail;
+            /* code-runtime-quickjs: the parser reports it as V8 does */
+            utf8_decode(p, &p_next);
+            s->token.val = 0x80;
+            p = p_next;
+            break;
         }
     def_token:
         s->token.val = c;
@@ -24130,6 +24507,152 @@ static inline int get_prev_opcode(JSFunctionDef *fd) {
         return OP_invalid;
     else
         return fd->byte_code.buf[fd->last_opcode_pos];
+}
+
+/* code-runtime-quickjs: rendering expressions as V8's CallPrinter renders a failed call's
+   callee (JSExprDesc), and naming the call, construct and iteration instructions by them */
+static void expr_desc_cat(JSExprDesc *d, const char *str, size_t len)
+{
+    if (d->len < 0)
+        return;
+    if (len >= (size_t)(JS_EXPR_DESC_MAX - d->len)) {
+        d->len = -1;
+        return;
+    }
+    memcpy(d->buf + d->len, str, len);
+    d->len += len;
+    d->buf[d->len] = '\0';
+    d->is_string = false;
+}
+
+static void expr_desc_set(JSExprDesc *d, const char *str)
+{
+    d->len = 0;
+    expr_desc_cat(d, str, strlen(str));
+}
+
+static void expr_desc_cat_atom(JSContext *ctx, JSExprDesc *d, JSAtom atom)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    const char *str = JS_AtomGetStr(ctx, buf, sizeof(buf), atom);
+    expr_desc_cat(d, str, strlen(str));
+}
+
+/* a literal as V8 prints it: numbers as their value, strings in double quotes */
+static void expr_desc_set_literal(JSContext *ctx, JSExprDesc *d, JSValueConst val)
+{
+    const char *str;
+    size_t len;
+    bool is_string = JS_IsString(val);
+
+    d->len = 0;
+    str = JS_ToCStringLen(ctx, &len, val);
+    if (!str) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        expr_desc_set(d, "(intermediate value)");
+        return;
+    }
+    if (is_string)
+        expr_desc_cat(d, "\"", 1);
+    expr_desc_cat(d, str, len);
+    if (is_string)
+        expr_desc_cat(d, "\"", 1);
+    JS_FreeCString(ctx, str);
+    d->is_string = is_string && d->len >= 0;
+}
+
+/* the rendering of the expression parsed from `start` to the last token, when it was
+   one postfix expression; V8's "(intermediate value)" otherwise */
+static void expr_desc_take(JSParseState *s, const uint8_t *start, JSExprDesc *d)
+{
+    if (s->last_desc_start == start && s->last_desc_end == s->last_ptr)
+        *d = s->last_desc;
+    else
+        expr_desc_set(d, "(intermediate value)");
+}
+
+/* names the instruction emitted next (not an opcode of its own for get_prev_opcode) */
+static void emit_call_site_name(JSParseState *s, const JSExprDesc *d)
+{
+    JSFunctionDef *fd = s->cur_func;
+    uint32_t text;
+
+    if (d->len <= 0)
+        return;
+    text = fd->call_site_text.size;
+    if (dbuf_put(&fd->call_site_text, (const uint8_t *)d->buf, d->len + 1))
+        return;
+    dbuf_putc(&fd->byte_code, OP_call_site_name);
+    dbuf_put_u32(&fd->byte_code, text);
+}
+
+/* A destructuring site's text: "\x01" (not a callee text), its kind, the first property
+   name, "\x02", then the initializer's rendering once it is parsed. Kinds: 'D' declared
+   or assigned with an initializer here, 'N' nested in another pattern, 'A' a parameter or
+   a loop's binding (V8 names the value there). Returns the operand to repoint, or -1. */
+static int emit_destructuring_site(JSParseState *s, char kind, const char *prop)
+{
+    JSFunctionDef *fd = s->cur_func;
+    uint32_t text = fd->call_site_text.size;
+    char head[2] = { '\x01', kind };
+    int pos;
+
+    if (dbuf_put(&fd->call_site_text, (const uint8_t *)head, 2) ||
+        dbuf_put(&fd->call_site_text, (const uint8_t *)prop, strlen(prop)) ||
+        dbuf_put(&fd->call_site_text, (const uint8_t *)"\x02", 2))
+        return -1;
+    dbuf_putc(&fd->byte_code, OP_call_site_name);
+    pos = fd->byte_code.size;
+    dbuf_put_u32(&fd->byte_code, text);
+    return pos;
+}
+
+/* repoints the site at `pos` to its text followed by the initializer's rendering */
+static void patch_destructuring_site(JSParseState *s, int pos, const JSExprDesc *d)
+{
+    JSFunctionDef *fd = s->cur_func;
+    uint32_t old_text, text;
+    const char *old;
+
+    if (pos < 0 || d->len <= 0 || dbuf_error(&fd->byte_code) ||
+        dbuf_error(&fd->call_site_text))
+        return;
+    old_text = get_u32(fd->byte_code.buf + pos);
+    old = (const char *)fd->call_site_text.buf + old_text;
+    text = fd->call_site_text.size;
+    /* the old text ends with "\x02\0": copy it without its NUL */
+    if (dbuf_put(&fd->call_site_text, (const uint8_t *)old, strlen(old)))
+        return;
+    if (dbuf_put(&fd->call_site_text, (const uint8_t *)d->buf, d->len + 1))
+        return;
+    put_u32(fd->byte_code.buf + pos, text);
+}
+
+/* the text the parser recorded for the instruction the current frame just executed */
+static const char *js_current_site_name(JSContext *ctx)
+{
+    JSStackFrame *sf = ctx->rt->current_stack_frame;
+    JSFunctionBytecode *b;
+    JSObject *p;
+    uint32_t pc, at;
+    int i;
+
+    if (!sf || !sf->cur_pc || JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        return NULL;
+    p = JS_VALUE_GET_OBJ(sf->cur_func);
+    if (!js_class_has_bytecode(p->class_id))
+        return NULL;
+    b = p->u.func.function_bytecode;
+    if (!b->call_sites || sf->cur_pc < b->byte_code_buf ||
+        sf->cur_pc > b->byte_code_buf + b->byte_code_len)
+        return NULL;
+    pc = sf->cur_pc - b->byte_code_buf;
+    for (i = 0; i < b->call_site_count; i++) {
+        at = b->call_sites[i].pc;
+        if (at < pc && at + short_opcode_info(b->byte_code_buf[at]).size == pc)
+            return b->call_site_text + b->call_sites[i].text;
+    }
+    return NULL;
 }
 
 static bool js_is_live_code(JSParseState *s) {
@@ -26283,10 +26806,16 @@ static __exception int js_parse_array_literal(JSParseState *s)
     /* stack has array, index */
     while (s->token.val != ']') {
         if (s->token.val == TOK_ELLIPSIS) {
+            /* code-runtime-quickjs: `[...o.items]` names o.items */
+            const uint8_t *spread_start;
+            JSExprDesc spread_desc;
             if (next_token(s))
                 return -1;
+            spread_start = s->token.ptr;
             if (js_parse_assign_expr(s))
                 return -1;
+            expr_desc_take(s, spread_start, &spread_desc);
+            emit_call_site_name(s, &spread_desc);
             emit_op(s, OP_append);
         } else {
             need_length = true;
@@ -26742,13 +27271,36 @@ fail:
 
 /* Return -1 if error, 0 if no initializer, 1 if an initializer is
    present at the top level. */
+static int js_parse_destructuring_element1(JSParseState *s, int tok,
+                                           bool is_arg, bool hasval,
+                                           int has_ellipsis, // tri-state
+                                           bool allow_initializer,
+                                           bool export_flag);
+
+/* code-runtime-quickjs: counts the nesting of patterns (see emit_destructuring_site) */
 static int js_parse_destructuring_element(JSParseState *s, int tok,
                                           bool is_arg, bool hasval,
                                           int has_ellipsis, // tri-state
                                           bool allow_initializer,
                                           bool export_flag)
 {
+    int ret;
+    s->destructuring_depth++;
+    ret = js_parse_destructuring_element1(s, tok, is_arg, hasval, has_ellipsis,
+                                          allow_initializer, export_flag);
+    s->destructuring_depth--;
+    return ret;
+}
+
+static int js_parse_destructuring_element1(JSParseState *s, int tok,
+                                           bool is_arg, bool hasval,
+                                           int has_ellipsis, // tri-state
+                                           bool allow_initializer,
+                                           bool export_flag)
+{
     int label_parse, label_assign, label_done, label_lvalue, depth_lvalue;
+    int site_pos = -1; /* code-runtime-quickjs: the pattern's destructuring site */
+    char site_kind = s->destructuring_depth > 1 ? 'N' : (is_arg || !allow_initializer) ? 'A' : 'D';
     int start_addr, assign_addr;
     JSAtom prop_name, var_name;
     int opcode, scope, tok1, skip_bits;
@@ -26784,6 +27336,27 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         if (next_token(s))
             return -1;
         /* throw an exception if the value cannot be converted to an object */
+        {
+            /* code-runtime-quickjs: V8 names the first property being read */
+            char prop[ATOM_GET_STR_BUF_SIZE + 1] = "";
+            if (s->token.val == TOK_STRING ||
+                (token_is_ident(s->token.val) && peek_token(s, false) != '=')) {
+                JSAtom atom = s->token.val == TOK_STRING ?
+                    JS_ValueToAtom(s->ctx, s->token.u.str.str) : JS_DupAtom(s->ctx, s->token.u.ident.atom);
+                if (atom != JS_ATOM_NULL) {
+                    JS_AtomGetStr(s->ctx, prop, sizeof(prop), atom);
+                    JS_FreeAtom(s->ctx, atom);
+                } else {
+                    JS_FreeValue(s->ctx, JS_GetException(s->ctx));
+                }
+            } else if (token_is_ident(s->token.val)) {
+                /* `{a = 1} = null` reads `a` first: V8 reports the read */
+                char name[ATOM_GET_STR_BUF_SIZE];
+                JS_AtomGetStr(s->ctx, name, sizeof(name), s->token.u.ident.atom);
+                snprintf(prop, sizeof(prop), "=%s", name);
+            }
+            site_pos = emit_destructuring_site(s, site_kind, prop);
+        }
         emit_op(s, OP_to_object);
         if (has_ellipsis) {
             /* add excludeList on stack just below src object */
@@ -27050,6 +27623,10 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         push_break_entry(s->cur_func, &block_env,
                          JS_ATOM_NULL, -1, -1, 2);
         block_env.has_iterator = true;
+        /* V8 names the value of an assignment's array pattern, not its initializer */
+        if (site_kind == 'D' && !tok)
+            site_kind = 'A';
+        site_pos = emit_destructuring_site(s, site_kind, "[");
         emit_op(s, OP_for_of_start);
         has_spread = false;
         while (s->token.val != ']') {
@@ -27158,8 +27735,16 @@ static int js_parse_destructuring_element(JSParseState *s, int tok,
         emit_label(s, label_parse);
         if (hasval)
             emit_op(s, OP_drop);
-        if (js_parse_assign_expr(s))
-            return -1;
+        {
+            /* code-runtime-quickjs: the pattern's site names its initializer */
+            const uint8_t *init_start = s->token.ptr;
+            JSExprDesc init_desc;
+            if (js_parse_assign_expr(s))
+                return -1;
+            expr_desc_take(s, init_start, &init_desc);
+            if (site_kind == 'D')
+                patch_destructuring_site(s, site_pos, &init_desc);
+        }
         emit_goto(s, OP_goto, label_assign);
         emit_label(s, label_done);
         has_initializer = true;
@@ -27211,11 +27796,32 @@ static void optional_chain_test(JSParseState *s, int *poptional_chaining_label,
 }
 
 /* allowed parse_flags: PF_POSTFIX_CALL */
+static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
+                                              JSExprDesc *d);
+
 static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
+{
+    JSExprDesc d;
+    const uint8_t *start = s->token.ptr;
+
+    expr_desc_set(&d, "(intermediate value)");
+    if (js_parse_postfix_expr1(s, parse_flags, &d))
+        return -1;
+    s->last_desc = d;
+    s->last_desc_start = start;
+    s->last_desc_end = s->last_ptr;
+    return 0;
+}
+
+static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
+                                              JSExprDesc *d)
 {
     FuncCallType call_type;
     int optional_chaining_label;
     bool accept_lparen = (parse_flags & PF_POSTFIX_CALL) != 0;
+    JSExprDesc new_desc; /* code-runtime-quickjs: the callee of `new` */
+
+    new_desc.len = -1;
 
     call_type = FUNC_CALL_NORMAL;
     switch(s->token.val) {
@@ -27223,6 +27829,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         {
             JSValue val;
             val = s->token.u.num.val;
+            expr_desc_set_literal(s->ctx, d, val); /* code-runtime-quickjs */
 
             if (JS_VALUE_GET_TAG(val) == JS_TAG_INT) {
                 emit_op(s, OP_push_i32);
@@ -27250,6 +27857,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         break;
     case TOK_STRING:
+        expr_desc_set_literal(s->ctx, d, s->token.u.str.str); /* code-runtime-quickjs */
         if (emit_push_const(s, s->token.u.str.str, 1))
             return -1;
         if (next_token(s))
@@ -27298,8 +27906,18 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         }
         break;
     case '(':
-        if (js_parse_expr_paren(s))
-            return -1;
+        {
+            /* code-runtime-quickjs: `(o.f)()` is named `o.f` */
+            const uint8_t *inner_start;
+            if (next_token(s))
+                return -1;
+            inner_start = s->token.ptr;
+            if (js_parse_expr(s))
+                return -1;
+            expr_desc_take(s, inner_start, d);
+            if (js_parse_expect(s, ')'))
+                return -1;
+        }
         break;
     case TOK_FUNCTION:
         if (js_parse_function_decl(s, JS_PARSE_FUNC_EXPR,
@@ -27314,11 +27932,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             return -1;
         break;
     case TOK_NULL:
+        expr_desc_set(d, "null"); /* code-runtime-quickjs */
         if (next_token(s))
             return -1;
         emit_op(s, OP_null);
         break;
     case TOK_THIS:
+        expr_desc_set(d, "this"); /* code-runtime-quickjs */
         if (next_token(s))
             return -1;
         emit_op(s, OP_scope_get_var);
@@ -27326,11 +27946,13 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
         emit_u16(s, 0);
         break;
     case TOK_FALSE:
+        expr_desc_set(d, "false"); /* code-runtime-quickjs */
         if (next_token(s))
             return -1;
         emit_op(s, OP_push_false);
         break;
     case TOK_TRUE:
+        expr_desc_set(d, "true"); /* code-runtime-quickjs */
         if (next_token(s))
             return -1;
         emit_op(s, OP_push_true);
@@ -27378,6 +28000,8 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     return -1;
                 }
             do_get_var:
+                d->len = 0; /* code-runtime-quickjs */
+                expr_desc_cat_atom(s->ctx, d, name);
                 emit_source_loc_at(s, identifier_line_num, identifier_col_num);
                 emit_op(s, OP_scope_get_var);
                 emit_u32(s, name);
@@ -27389,6 +28013,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
     case '[':
         {
             int skip_bits;
+            const uint8_t *literal_start = s->token.ptr;
             if (js_parse_skip_parens_token(s, &skip_bits, false) == '=') {
                 if (js_parse_destructuring_element(s, 0, false, false, skip_bits & SKIP_HAS_ELLIPSIS, true, false) < 0)
                     return -1;
@@ -27400,6 +28025,9 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     if (js_parse_array_literal(s))
                         return -1;
                 }
+                /* code-runtime-quickjs: V8 prints empty literals as written */
+                if (s->last_ptr - literal_start == 2)
+                    expr_desc_set(d, *literal_start == '{' ? "{}" : "[]");
             }
         }
         break;
@@ -27419,13 +28047,16 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             emit_atom(s, JS_ATOM_new_target);
             emit_u16(s, 0);
         } else {
+            const uint8_t *callee_start = s->token.ptr; /* code-runtime-quickjs */
             emit_source_loc(s);
             if (js_parse_postfix_expr(s, 0))
                 return -1;
+            expr_desc_take(s, callee_start, &new_desc);
             accept_lparen = true;
             if (s->token.val != '(') {
                 /* new operator on an object */
                 emit_op(s, OP_dup);
+                emit_call_site_name(s, &new_desc);
                 emit_op(s, OP_call_constructor);
                 emit_u16(s, 0);
             } else {
@@ -27506,6 +28137,11 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
     for(;;) {
         JSFunctionDef *fd = s->cur_func;
         bool has_optional_chain = false;
+        JSExprDesc callee_desc; /* code-runtime-quickjs: the callee of this call */
+
+        callee_desc.len = -1;
+        if (call_type == FUNC_CALL_NEW)
+            callee_desc = new_desc;
 
         if (s->token.val == TOK_QUESTION_MARK_DOT) {
             /* optional chaining */
@@ -27536,6 +28172,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
 
             if (call_type == FUNC_CALL_NORMAL) {
             parse_func_call2:
+                callee_desc = *d; /* code-runtime-quickjs */
                 emit_source_loc(s);
                 switch(opcode = get_prev_opcode(fd)) {
                 case OP_get_field:
@@ -27713,6 +28350,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 case OP_scope_get_ref:
                     /* obj func array -> func obj array */
                     emit_op(s, OP_perm3);
+                    emit_call_site_name(s, &callee_desc);
                     emit_op(s, OP_apply);
                     emit_u16(s, call_type == FUNC_CALL_NEW);
                     break;
@@ -27735,12 +28373,14 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                     } else if (call_type == FUNC_CALL_NEW) {
                         /* obj func array -> func obj array */
                         emit_op(s, OP_perm3);
+                        emit_call_site_name(s, &callee_desc);
                         emit_op(s, OP_apply);
                         emit_u16(s, 1);
                     } else {
                         /* func array -> func undef array */
                         emit_op(s, OP_undefined);
                         emit_op(s, OP_swap);
+                        emit_call_site_name(s, &callee_desc);
                         emit_op(s, OP_apply);
                         emit_u16(s, 0);
                     }
@@ -27755,6 +28395,7 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 case OP_scope_get_private_field:
                 case OP_get_array_el:
                 case OP_scope_get_ref:
+                    emit_call_site_name(s, &callee_desc);
                     emit_op(s, OP_call_method);
                     emit_u16(s, arg_count);
                     break;
@@ -27777,15 +28418,22 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
 
                         emit_class_field_init(s);
                     } else if (call_type == FUNC_CALL_NEW) {
+                        emit_call_site_name(s, &callee_desc);
                         emit_op(s, OP_call_constructor);
                         emit_u16(s, arg_count);
                     } else {
+                        emit_call_site_name(s, &callee_desc);
                         emit_op(s, OP_call);
                         emit_u16(s, arg_count);
                     }
                     break;
                 }
             }
+            /* code-runtime-quickjs: V8 prints a call's result as `f(...)` */
+            if (call_type == FUNC_CALL_NORMAL || call_type == FUNC_CALL_TEMPLATE)
+                expr_desc_cat(d, "(...)", 5);
+            else
+                expr_desc_set(d, "(intermediate value)");
             call_type = FUNC_CALL_NORMAL;
         } else if (s->token.val == '.') {
             if (next_token(s))
@@ -27802,10 +28450,16 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
                 emit_op(s, OP_scope_get_private_field);
                 emit_atom(s, s->token.u.ident.atom);
                 emit_u16(s, s->cur_func->scope_level);
+                /* code-runtime-quickjs */
+                expr_desc_cat(d, has_optional_chain ? "?." : ".", has_optional_chain ? 2 : 1);
+                expr_desc_cat_atom(s->ctx, d, s->token.u.ident.atom);
             } else {
                 if (!token_is_ident(s->token.val)) {
                     return js_parse_error(s, "expecting field name");
                 }
+                /* code-runtime-quickjs */
+                expr_desc_cat(d, has_optional_chain ? "?." : ".", has_optional_chain ? 2 : 1);
+                expr_desc_cat_atom(s->ctx, d, s->token.u.ident.atom);
                 if (get_prev_opcode(fd) == OP_get_super) {
                     JSValue val;
                     int ret;
@@ -27835,8 +28489,24 @@ static __exception int js_parse_postfix_expr(JSParseState *s, int parse_flags)
             }
             if (next_token(s))
                 return -1;
-            if (js_parse_expr(s))
-                return -1;
+            {
+                /* code-runtime-quickjs: `o["k"]` renders as `o.k`, `o[i]` as is */
+                const uint8_t *key_start = s->token.ptr;
+                JSExprDesc key;
+                if (js_parse_expr(s))
+                    return -1;
+                expr_desc_take(s, key_start, &key);
+                if (key.is_string) {
+                    expr_desc_cat(d, has_optional_chain ? "?." : ".", has_optional_chain ? 2 : 1);
+                    expr_desc_cat(d, key.buf + 1, key.len - 2);
+                } else if (key.len < 0) {
+                    d->len = -1;
+                } else {
+                    expr_desc_cat(d, has_optional_chain ? "?.[" : "[", has_optional_chain ? 3 : 1);
+                    expr_desc_cat(d, key.buf, key.len);
+                    expr_desc_cat(d, "]", 1);
+                }
+            }
             if (js_parse_expect(s, ']'))
                 return -1;
             if (prev_op == OP_get_super) {
@@ -29205,7 +29875,9 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     int label_next, label_expr, label_cont, label_body, label_break;
     int pos_next, pos_expr;
     BlockEnv break_entry;
+    JSExprDesc iterable_desc; /* code-runtime-quickjs */
 
+    iterable_desc.len = -1;
     has_initializer = false;
     has_destructuring = false;
     is_for_of = false;
@@ -29381,8 +30053,11 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     if (next_token(s))
         return -1;
     if (is_for_of) {
+        /* code-runtime-quickjs: `for (x of o.items)` names o.items */
+        const uint8_t *iterable_start = s->token.ptr;
         if (js_parse_assign_expr(s))
             return -1;
+        expr_desc_take(s, iterable_start, &iterable_desc);
     } else {
         if (js_parse_expr(s))
             return -1;
@@ -29397,6 +30072,7 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
         break_entry.has_iterator = true;
         break_entry.is_async_iterator = is_async;
         break_entry.drop_count += 2;
+        emit_call_site_name(s, &iterable_desc); /* code-runtime-quickjs */
         if (is_async)
             emit_op(s, OP_for_await_of_start);
         else
@@ -33160,6 +33836,8 @@ static JSFunctionDef *js_new_function_def(JSContext *ctx,
     fd->col_num = col_num;
 
     js_dbuf_init(ctx, &fd->pc2line);
+    js_dbuf_init(ctx, &fd->call_site_text); /* code-runtime-quickjs */
+    js_dbuf_init(ctx, &fd->call_sites);
     //fd->pc2line_last_line_num = line_num;
     //fd->pc2line_last_pc = 0;
 
@@ -33257,6 +33935,8 @@ static void js_free_function_def(JSContext *ctx, JSFunctionDef *fd)
 
     JS_FreeAtom(ctx, fd->filename);
     dbuf_free(&fd->pc2line);
+    dbuf_free(&fd->call_site_text); /* code-runtime-quickjs */
+    dbuf_free(&fd->call_sites);
 
     js_free(ctx, fd->source);
 
@@ -34955,6 +35635,8 @@ static bool code_match(CodeContext *s, int pos, ...)
                 line_num = get_u32(tab + pos + 1);
                 col_num = get_u32(tab + pos + 5);
                 pos = pos_next;
+            } else if (op == OP_call_site_name) { /* code-runtime-quickjs */
+                pos = pos_next;
             } else {
                 break;
             }
@@ -36003,6 +36685,16 @@ static __exception int resolve_labels(JSContext *ctx, JSFunctionDef *s)
             col_num = get_u32(bc_buf + pos + 5);
             break;
 
+        case OP_call_site_name:
+            /* code-runtime-quickjs: the next instruction starts at this pc */
+            {
+                JSCallSiteName site;
+                site.pc = bc_out.size;
+                site.text = get_u32(bc_buf + pos + 1);
+                dbuf_put(&s->call_sites, (const uint8_t *)&site, sizeof(site));
+            }
+            break;
+
         case OP_label:
             {
                 label = get_u32(bc_buf + pos + 1);
@@ -36758,6 +37450,12 @@ static __exception int resolve_labels(JSContext *ctx, JSFunctionDef *s)
                     if (s->source_loc_slots[j].pc > pos)
                         s->source_loc_slots[j].pc -= delta;
                 }
+                /* code-runtime-quickjs: named call sites move with their code */
+                for (j = 0; j < (int)(s->call_sites.size / sizeof(JSCallSiteName)); j++) {
+                    JSCallSiteName *site = (JSCallSiteName *)s->call_sites.buf + j;
+                    if (site->pc > pos)
+                        site->pc -= delta;
+                }
                 continue;
             }
             break;
@@ -37251,6 +37949,16 @@ static JSValue js_create_function(JSContext *ctx, JSFunctionDef *fd)
     b->pc2line_len = fd->pc2line.size;
     b->source = fd->source;
     b->source_len = fd->source_len;
+    /* code-runtime-quickjs: the named call sites move to the function */
+    if (fd->call_sites.size && !dbuf_error(&fd->call_sites) &&
+        !dbuf_error(&fd->call_site_text)) {
+        b->call_site_count = fd->call_sites.size / sizeof(JSCallSiteName);
+        b->call_sites = (JSCallSiteName *)fd->call_sites.buf;
+        b->call_site_text = (char *)fd->call_site_text.buf;
+        fd->call_sites.buf = NULL;
+        fd->call_site_text.buf = NULL;
+        fd->call_sites.size = fd->call_site_text.size = 0;
+    }
 
     if (fd->scopes != fd->def_scope_array)
         js_free(ctx, fd->scopes);
@@ -37324,6 +38032,8 @@ static void free_function_bytecode(JSRuntime *rt, JSFunctionBytecode *b)
     JS_FreeAtomRT(rt, b->filename);
     js_free_rt(rt, b->pc2line_buf);
     js_free_rt(rt, b->source);
+    js_free_rt(rt, b->call_sites); /* code-runtime-quickjs */
+    js_free_rt(rt, b->call_site_text);
 
     remove_gc_object(&b->header);
     if (rt->gc_phase == JS_GC_PHASE_REMOVE_CYCLES && JS_REF_COUNT(b) != 0) {
@@ -40774,7 +41484,7 @@ static int check_function(JSContext *ctx, JSValueConst obj)
 {
     if (likely(JS_IsFunction(ctx, obj)))
         return 0;
-    JS_ThrowTypeErrorNotAFunction(ctx);
+    JS_ThrowTypeErrorNotCallable(ctx, obj, "a function"); /* code-runtime-quickjs */
     return -1;
 }
 
@@ -41454,7 +42164,7 @@ static JSValue js_object_create(JSContext *ctx, JSValueConst this_val,
 
     proto = argv[0];
     if (!JS_IsObject(proto) && !JS_IsNull(proto))
-        return JS_ThrowTypeError(ctx, "object prototype may only be an Object or null");
+        return JS_ThrowTypeError(ctx, "Object prototype may only be an Object or null");
     obj = JS_NewObjectProto(ctx, proto);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
@@ -43855,7 +44565,7 @@ static JSValue js_array_reduce(JSContext *ctx, JSValueConst this_val,
             if (js_poll_interrupts(ctx))
                 goto exception;
             if (k >= len) {
-                JS_ThrowTypeError(ctx, "empty array");
+                JS_ThrowTypeError(ctx, "Reduce of empty array with no initial value"); /* code-runtime-quickjs: V8 wording */
                 goto exception;
             }
             k1 = (special & special_reduceRight) ? len - k - 1 : k;
@@ -44659,7 +45369,7 @@ static JSValue js_array_toSpliced(JSContext *ctx, JSValueConst this_val,
 
     newlen = len + add - del;
     if (newlen > MAX_SAFE_INTEGER) {
-        JS_ThrowTypeError(ctx, "invalid array length");
+        JS_ThrowTypeError(ctx, "Invalid array length");
         goto exception;
     }
 
@@ -46833,7 +47543,7 @@ static JSValue js_number_toFixed(JSContext *ctx, JSValueConst this_val,
     if (JS_ToInt32Sat(ctx, &f, argv[0]))
         return JS_EXCEPTION;
     if (f < 0 || f > 100)
-        return JS_ThrowRangeError(ctx, "invalid number of digits");
+        return JS_ThrowRangeError(ctx, "toFixed() digits argument must be between 0 and 100"); /* code-runtime-quickjs: V8 wording */
     if (fabs(d) >= 1e21)
         flags = JS_DTOA_FORMAT_FREE;
     else
@@ -46863,7 +47573,7 @@ static JSValue js_number_toExponential(JSContext *ctx, JSValueConst this_val,
         f = 0;
     } else {
         if (f < 0 || f > 100)
-            return JS_ThrowRangeError(ctx, "invalid number of digits");
+            return JS_ThrowRangeError(ctx, "toExponential() argument must be between 0 and 100"); /* code-runtime-quickjs: V8 wording */
         f++;
         flags = JS_DTOA_FORMAT_FIXED;
     }
@@ -46891,7 +47601,7 @@ static JSValue js_number_toPrecision(JSContext *ctx, JSValueConst this_val,
         return JS_ToStringFree(ctx,  __JS_NewFloat64(d));
     }
     if (p < 1 || p > 100)
-        return JS_ThrowRangeError(ctx, "invalid number of digits");
+        return JS_ThrowRangeError(ctx, "toPrecision() argument must be between 1 and 100"); /* code-runtime-quickjs: V8 wording */
     return js_dtoa2(ctx, d, 10, p, JS_DTOA_FORMAT_FIXED);
 }
 
@@ -47204,7 +47914,7 @@ static JSValue js_string_fromCodePoint(JSContext *ctx, JSValueConst this_val,
     return string_buffer_end(b);
 
  range_error:
-    JS_ThrowRangeError(ctx, "invalid code point");
+    JS_ThrowRangeError(ctx, "Invalid code point"); /* code-runtime-quickjs: V8 wording */
  fail:
     if (b) string_buffer_free(b);
     return JS_EXCEPTION;
@@ -48360,7 +49070,13 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
     if (JS_ToInt64Sat(ctx, &val, argv[0]))
         goto fail;
     if (val < 0 || val > 2147483647) {
-        JS_ThrowRangeError(ctx, "invalid repeat count");
+        /* code-runtime-quickjs: V8 wording */
+        const char *count = JS_IsNumber(argv[0]) ? JS_ToCString(ctx, argv[0]) : NULL;
+        if (count)
+            JS_ThrowRangeError(ctx, "Invalid count value: %s", count);
+        else
+            JS_ThrowRangeError(ctx, "Invalid count value: %" PRId64, val);
+        JS_FreeCString(ctx, count);
         goto fail;
     }
     n = val;
@@ -48663,7 +49379,7 @@ static JSValue js_string_normalize(JSContext *ctx, JSValueConst this_val,
         } else {
         bad_form:
             JS_FreeCString(ctx, form);
-            JS_ThrowRangeError(ctx, "bad normalization form");
+            JS_ThrowRangeError(ctx, "The normalization form should be one of NFC, NFD, NFKC, NFKD.");
         fail1:
             js_free(ctx, buf);
             return JS_EXCEPTION;
@@ -49476,6 +50192,43 @@ static void js_regexp_finalizer(JSRuntime *rt, JSValueConst val)
 }
 
 /* create a string containing the RegExp bytecode */
+/* code-runtime-quickjs: libregexp's error as V8 words it, or NULL to keep it */
+static const char *js_regexp_error_v8(const char *msg, const char *pattern, size_t len)
+{
+    static const char *const table[][2] = {
+        { "expecting ')'", "Unterminated group" },
+        { "extraneous characters at the end", "Unmatched ')'" },
+        { "nothing to repeat", "Nothing to repeat" },
+        { "invalid repetition count", "numbers out of order in {} quantifier" },
+        { "invalid class range", "Range out of order in character class" },
+        { "duplicate group name", "Duplicate capture group name" },
+        { "invalid group name", "Invalid capture group name" },
+        { "expecting group name", "Invalid capture group name" },
+        { "group name not defined", "Invalid named capture referenced" },
+        { "unknown unicode property name", "Invalid property name" },
+        { "unknown unicode property value", "Invalid property name" },
+        { "unknown unicode general category", "Invalid property name" },
+        { "unknown unicode script", "Invalid property name" },
+        { "invalid group", "Invalid group" },
+        { "invalid escape sequence in regular expression", "Invalid escape" },
+        { "invalid decimal escape in regular expression", "Invalid decimal escape" },
+        { "expecting '}'", "Incomplete quantifier" },
+        { "too many captures", "Too many captures" },
+    };
+    size_t i, backslashes = 0;
+
+    if (!strcmp(msg, "unexpected end")) {
+        while (backslashes < len && pattern[len - 1 - backslashes] == '\\')
+            backslashes++;
+        return backslashes & 1 ? "\\ at end of pattern" : "Unterminated character class";
+    }
+    for (i = 0; i < countof(table); i++) {
+        if (!strcmp(msg, table[i][0]))
+            return table[i][1];
+    }
+    return NULL;
+}
+
 static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
                                  JSValueConst flags)
 {
@@ -49524,8 +50277,10 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
             }
             if ((re_flags & mask) != 0) {
             bad_flags:
+                /* code-runtime-quickjs: V8 wording */
+                JS_ThrowSyntaxError(ctx, "Invalid flags supplied to RegExp constructor '%s'", str);
                 JS_FreeCString(ctx, str);
-                return JS_ThrowSyntaxError(ctx, "invalid regular expression flags");
+                return JS_EXCEPTION;
             }
             re_flags |= mask;
         }
@@ -49544,11 +50299,29 @@ static JSValue js_compile_regexp(JSContext *ctx, JSValueConst pattern,
         return JS_EXCEPTION;
     re_bytecode_buf = lre_compile(&re_bytecode_len, error_msg,
                                   sizeof(error_msg), str, len, re_flags, ctx);
-    JS_FreeCString(ctx, str);
     if (!re_bytecode_buf) {
-        JS_ThrowSyntaxError(ctx, "%s", error_msg);
+        /* code-runtime-quickjs: V8 wording, `Invalid regular expression: /(/: Unterminated group` */
+        const char *v8 = js_regexp_error_v8(error_msg, str, len);
+        char flag_str[16];
+        int n = 0;
+        static const int flag_bits[8] = {
+            LRE_FLAG_INDICES, LRE_FLAG_GLOBAL, LRE_FLAG_IGNORECASE, LRE_FLAG_MULTILINE,
+            LRE_FLAG_DOTALL, LRE_FLAG_UNICODE, LRE_FLAG_UNICODE_SETS, LRE_FLAG_STICKY,
+        };
+        for (i = 0; i < 8; i++) {
+            if (re_flags & flag_bits[i])
+                flag_str[n++] = "dgimsuvy"[i];
+        }
+        flag_str[n] = '\0';
+        if (v8 || strcmp(error_msg, "out of memory"))
+            JS_ThrowSyntaxError(ctx, "Invalid regular expression: /%s/%s: %s", str, flag_str,
+                                v8 ? v8 : error_msg);
+        else
+            JS_ThrowSyntaxError(ctx, "%s", error_msg);
+        JS_FreeCString(ctx, str);
         return JS_EXCEPTION;
     }
+    JS_FreeCString(ctx, str);
 
     ret = js_new_string8_len(ctx, (void *)&re_bytecode_buf,
                              sizeof(re_bytecode_buf));
@@ -51347,13 +52120,14 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
                 pr_size = 0;
             }
             if (s->token.val != '}') {
-                for(;;) {
+                for(bool first = true;; first = false) {
                     if (s->token.val == TOK_STRING) {
                         prop_name = JS_ValueToAtom(ctx, s->token.u.str.str);
                         if (prop_name == JS_ATOM_NULL)
                             goto fail;
-                    } else {
-                        json_parse_error(s, s->token.ptr, "Expected property name or '}'");
+                    } else { /* code-runtime-quickjs: V8 wording */
+                        json_parse_error(s, s->token.ptr, first ? "Expected property name or '}'" :
+                                         "Expected double-quoted property name");
                         goto fail;
                     }
                     if (json_next_token(s))
@@ -51488,11 +52262,24 @@ static JSValue json_parse_value(JSParseState *s, JSONParseRecord *pr)
         break;
     default:
     def_token:
+        /* code-runtime-quickjs: V8 wording; a word that is not true, false or null is
+           unexpected where it parts from them */
         if (s->token.val == TOK_EOF) {
             js_parse_error(s, "Unexpected end of JSON input");
+        } else if (s->token.val == TOK_IDENT) {
+            static const char *const words[] = { "true", "false", "null" };
+            const uint8_t *q = s->token.ptr;
+            size_t i, n = s->buf_ptr - q, k = 0;
+            for (i = 0; i < countof(words); i++) {
+                size_t j = 0;
+                while (j < n && words[i][j] && q[j] == words[i][j])
+                    j++;
+                if (j > k)
+                    k = j;
+            }
+            json_parse_unexpected(s, q + k);
         } else {
-            js_parse_error(s, "unexpected token: '%.*s'",
-                           (int)(s->buf_ptr - s->token.ptr), s->token.ptr);
+            json_parse_unexpected(s, s->token.ptr);
         }
         goto fail;
     }
@@ -51515,8 +52302,8 @@ static JSValue JS_ParseJSON_internal(JSContext *ctx, const char *buf, size_t buf
     val = json_parse_value(s, pr);
     if (JS_IsException(val))
         goto fail;
-    if (s->token.val != TOK_EOF) {
-        if (js_parse_error(s, "unexpected data at the end")) {
+    if (s->token.val != TOK_EOF) { /* code-runtime-quickjs: V8 wording */
+        if (json_parse_error(s, s->token.ptr, "Unexpected non-whitespace character after JSON")) {
             json_free_parse_record(ctx, pr);
             goto fail;
         }
@@ -51751,6 +52538,10 @@ static JSValue js_json_rawJSON(JSContext *ctx, JSValueConst this_val,
 typedef struct JSONStringifyContext {
     JSValueConst replacer_func;
     JSValue stack;
+    /* code-runtime-quickjs: the key each object of `stack` was reached by, and the key of
+       the value being written (borrowed), for V8's circular-structure message */
+    JSValue keys;
+    JSValueConst key;
     JSValue property_list;
     JSValue gap;
     JSValue empty;
@@ -51820,6 +52611,90 @@ exception:
     return JS_EXCEPTION;
 }
 
+/* code-runtime-quickjs: the constructor name V8 prints for an object, read without
+   running program code (data properties only) */
+static void js_json_constructor_name(JSContext *ctx, char *buf, size_t size, JSValueConst obj)
+{
+    char tmp[ATOM_GET_STR_BUF_SIZE + 4];
+    const char *name = js_describe_object(ctx, tmp, sizeof(tmp), JS_VALUE_GET_OBJ(obj));
+    size_t len = strlen(name);
+    if (name[0] == '#' && len > 3)
+        snprintf(buf, size, "%.*s", (int)len - 3, name + 2); /* #<Name> */
+    else if (!strcmp(name, "[object Array]"))
+        snprintf(buf, size, "Array");
+    else
+        snprintf(buf, size, "Object");
+}
+
+static void js_json_key_desc(JSContext *ctx, DynBuf *d, JSValueConst key)
+{
+    const char *str;
+    if (JS_IsNumber(key)) {
+        int64_t i = 0;
+        JS_ToInt64(ctx, &i, key);
+        dbuf_printf(d, "index %" PRId64, i);
+        return;
+    }
+    str = JS_ToCString(ctx, key);
+    if (!str) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        dbuf_printf(d, "property ''");
+        return;
+    }
+    dbuf_printf(d, "property '%s'", str);
+    JS_FreeCString(ctx, str);
+}
+
+/* V8's message: the path from the object that closes the circle back to itself */
+static void js_json_throw_circular(JSContext *ctx, JSONStringifyContext *jsc, JSValueConst val)
+{
+    enum { PREFIX_COUNT = 2, POSTFIX_COUNT = 1 };
+    JSValue *stack, *keys;
+    uint32_t n, nkeys, k, j;
+    char name[ATOM_GET_STR_BUF_SIZE + 4];
+    DynBuf d;
+
+    if (!js_get_fast_array(ctx, jsc->stack, &stack, &n) ||
+        !js_get_fast_array(ctx, jsc->keys, &keys, &nkeys) || nkeys != n) {
+        JS_ThrowTypeError(ctx, "Converting circular structure to JSON");
+        return;
+    }
+    for (k = 0; k < n; k++) {
+        if (JS_VALUE_GET_OBJ(stack[k]) == JS_VALUE_GET_OBJ(val))
+            break;
+    }
+    js_dbuf_init(ctx, &d);
+    js_json_constructor_name(ctx, name, sizeof(name), val);
+    dbuf_printf(&d, "Converting circular structure to JSON\n    --> starting at object with constructor '%s'", name);
+    for (j = k + 1; j < n; j++) {
+        if (n - k - 1 > PREFIX_COUNT + POSTFIX_COUNT &&
+            j == k + 1 + PREFIX_COUNT) {
+            dbuf_printf(&d, "\n    |     ...");
+            j = n - POSTFIX_COUNT - 1;
+            continue;
+        }
+        dbuf_printf(&d, "\n    |     ");
+        js_json_key_desc(ctx, &d, keys[j]);
+        js_json_constructor_name(ctx, name, sizeof(name), stack[j]);
+        dbuf_printf(&d, " -> object with constructor '%s'", name);
+    }
+    dbuf_printf(&d, "\n    --- ");
+    js_json_key_desc(ctx, &d, jsc->key);
+    dbuf_printf(&d, " closes the circle");
+    dbuf_putc(&d, '\0');
+    if (dbuf_error(&d)) {
+        JS_ThrowTypeError(ctx, "Converting circular structure to JSON");
+    } else {
+        /* longer than JS_ThrowTypeError's buffer */
+        JSStackFrame *sf = ctx->rt->current_stack_frame;
+        JSValue obj = JS_MakeError2(ctx, JS_TYPE_ERROR,
+                                    !sf || !JS_GetFunctionBytecode(sf->cur_func),
+                                    (char *)d.buf);
+        JS_Throw(ctx, JS_IsException(obj) ? JS_NULL : obj);
+    }
+    dbuf_free(&d);
+}
+
 static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                           JSValueConst holder, JSValue val,
                           JSValueConst indent)
@@ -51870,7 +52745,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         if (JS_IsException(v))
             goto exception;
         if (JS_ToBoolFree(ctx, v)) {
-            JS_ThrowTypeError(ctx, "circular reference");
+            js_json_throw_circular(ctx, jsc, val); /* code-runtime-quickjs: V8 wording */
             goto exception;
         }
         indent1 = JS_ConcatString(ctx, js_dup(indent), js_dup(jsc->gap));
@@ -51890,6 +52765,11 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         v = js_array_push(ctx, jsc->stack, 1, vc(&val), 0);
         if (check_exception_free(ctx, v))
             goto exception;
+        v = js_array_push(ctx, jsc->keys, 1, &jsc->key, 0); /* code-runtime-quickjs */
+        if (check_exception_free(ctx, v)) {
+            JS_FreeValue(ctx, js_array_pop(ctx, jsc->stack, 0, NULL, 0));
+            goto exception;
+        }
         ret = js_is_array(ctx, val);
         if (ret < 0)
             goto exception;
@@ -51917,6 +52797,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     goto exception;
                 if (JS_IsUndefined(v))
                     v = JS_NULL;
+                jsc->key = js_int64(i); /* code-runtime-quickjs */
                 if (js_json_to_str(ctx, jsc, val, v, indent1))
                     goto exception;
             }
@@ -51951,10 +52832,13 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                 if (JS_IsException(v))
                     goto exception;
                 if (!JS_IsUndefined(v)) {
+                    JSValue key = js_dup(prop); /* code-runtime-quickjs */
+                    int res;
                     if (has_content)
                         string_buffer_putc8(jsc->b, ',');
                     prop = JS_ToQuotedStringFree(ctx, prop);
                     if (JS_IsException(prop)) {
+                        JS_FreeValue(ctx, key);
                         JS_FreeValue(ctx, v);
                         goto exception;
                     }
@@ -51962,7 +52846,10 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
                     string_buffer_concat_value(jsc->b, prop);
                     string_buffer_putc8(jsc->b, ':');
                     string_buffer_concat_value(jsc->b, sep1);
-                    if (js_json_to_str(ctx, jsc, val, v, indent1))
+                    jsc->key = key;
+                    res = js_json_to_str(ctx, jsc, val, v, indent1);
+                    JS_FreeValue(ctx, key);
+                    if (res)
                         goto exception;
                     has_content = true;
                 }
@@ -51974,6 +52861,8 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
             string_buffer_putc8(jsc->b, '}');
         }
         if (check_exception_free(ctx, js_array_pop(ctx, jsc->stack, 0, NULL, 0)))
+            goto exception;
+        if (check_exception_free(ctx, js_array_pop(ctx, jsc->keys, 0, NULL, 0)))
             goto exception;
         JS_FreeValue(ctx, val);
         JS_FreeValue(ctx, tab);
@@ -52003,7 +52892,7 @@ static int js_json_to_str(JSContext *ctx, JSONStringifyContext *jsc,
         return string_buffer_concat_value_free(jsc->b, val);
     case JS_TAG_SHORT_BIG_INT:
     case JS_TAG_BIG_INT:
-        JS_ThrowTypeError(ctx, "BigInt are forbidden in JSON.stringify");
+        JS_ThrowTypeError(ctx, "Do not know how to serialize a BigInt");
         goto exception;
     default:
         JS_FreeValue(ctx, val);
@@ -52031,6 +52920,8 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
 
     jsc->replacer_func = JS_UNDEFINED;
     jsc->stack = JS_UNDEFINED;
+    jsc->keys = JS_UNDEFINED; /* code-runtime-quickjs */
+    jsc->key = JS_UNDEFINED;
     jsc->property_list = JS_UNDEFINED;
     jsc->gap = JS_UNDEFINED;
     jsc->b = &b_s;
@@ -52041,6 +52932,9 @@ JSValue JS_JSONStringify(JSContext *ctx, JSValueConst obj,
     string_buffer_init(ctx, jsc->b, 0);
     jsc->stack = JS_NewArray(ctx);
     if (JS_IsException(jsc->stack))
+        goto exception;
+    jsc->keys = JS_NewArray(ctx); /* code-runtime-quickjs */
+    if (JS_IsException(jsc->keys))
         goto exception;
     if (JS_IsFunction(ctx, replacer)) {
         jsc->replacer_func = replacer;
@@ -52155,6 +53049,7 @@ done:
     JS_FreeValue(ctx, jsc->gap);
     JS_FreeValue(ctx, jsc->property_list);
     JS_FreeValue(ctx, jsc->stack);
+    JS_FreeValue(ctx, jsc->keys); /* code-runtime-quickjs */
     return ret;
 }
 
@@ -53931,7 +54826,7 @@ static JSValue js_map_getOrInsert(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     key = map_normalize_key_const(ctx, argv[0]);
     if (s->is_weak && !is_valid_weakref_target(key))
-        return JS_ThrowTypeError(ctx, "invalid value used as WeakMap key");
+        return JS_ThrowTypeError(ctx, "Invalid value used as weak map key");
     mr = map_find_record(ctx, s, key);
     if (!mr) {
         if (computed) {
@@ -57324,7 +58219,7 @@ static int hex_decode(JSContext *ctx, JSString *p, int k) {
     if (k >= p->len || string_get(p, k) != '%')
         return js_throw_URIError(ctx, "expecting %%");
     if (k + 2 >= p->len || (c = string_get_hex(p, k + 1, 2)) < 0)
-        return js_throw_URIError(ctx, "expecting hex digit");
+        return js_throw_URIError(ctx, "URI malformed");
 
     return c;
 }
@@ -57466,13 +58361,13 @@ static JSValue js_global_encodeURI(JSContext *ctx, JSValueConst this_val,
                 goto fail;
             } else if (is_hi_surrogate(c)) {
                 if (k >= p->len) {
-                    js_throw_URIError(ctx, "expecting surrogate pair");
+                    js_throw_URIError(ctx, "URI malformed");
                     goto fail;
                 }
                 c1 = string_get(p, k);
                 k++;
                 if (!is_lo_surrogate(c1)) {
-                    js_throw_URIError(ctx, "expecting surrogate pair");
+                    js_throw_URIError(ctx, "URI malformed");
                     goto fail;
                 }
                 c = from_surrogate(c, c1);
@@ -57876,7 +58771,7 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
         return JS_EXCEPTION;
     if (!res) {
         if (fmt == 2)
-            return JS_ThrowRangeError(ctx, "Date value is NaN");
+            return JS_ThrowRangeError(ctx, "Invalid time value"); /* code-runtime-quickjs: V8 wording */
         else
             return js_new_string8(ctx, "Invalid Date");
     }
@@ -58794,9 +59689,17 @@ static JSValue JS_ToBigIntCtorFree(JSContext *ctx, JSValue val)
                 if (res == 0) {
                     val = JS_EXCEPTION;
                 } else if (res == 1) {
-                    val = JS_ThrowRangeError(ctx, "cannot convert to BigInt: not an integer");
+                    /* code-runtime-quickjs: V8 wording */
+                    const char *str = JS_ToCString(ctx, val);
+                    if (!str)
+                        JS_FreeValue(ctx, JS_GetException(ctx));
+                    val = JS_ThrowRangeError(ctx, "The number %s cannot be converted to a BigInt because it is not an integer",
+                                             str ? str : "");
+                    JS_FreeCString(ctx, str);
                 } else {
-                    val = JS_ThrowRangeError(ctx, "cannot convert NaN or Infinity to BigInt");                }
+                    val = JS_ThrowRangeError(ctx, "The number %s cannot be converted to a BigInt because it is not an integer",
+                                             isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity");
+                }
             } else {
                 val = JS_CompactBigInt(ctx, r);
             }
@@ -60400,7 +61303,7 @@ static JSValue js_typed_array_set_internal(JSContext *ctx,
             goto fail;
         if (offset > dst_len - src_len) {
         range_error:
-            JS_ThrowRangeError(ctx, "invalid array length");
+            JS_ThrowRangeError(ctx, "Invalid array length");
             goto fail;
         }
     }
