@@ -1,0 +1,38 @@
+import { beforeAll, describe, expect, test } from 'vitest'
+// @ts-expect-error: a plain ES module of the repository's scripts, no typings
+import { AREAS, areaOf, runWpt, testFiles, wptDir } from '../scripts/wpt.mjs'
+
+// The Web Platform Tests of the web globals (scripts/wpt.mjs), read from the WPT subset beside
+// the checkout (../shared/wpt or $WPT_DIR; none of it is in the repository). Each test file
+// runs as one program through CodeRuntime and through plain Node: per area, at least as many
+// subtests pass in the sandbox as in Node.
+type Area = { files: number; subtests: number; ours: number; node: number }
+
+const dir: string | null = wptDir()
+
+/** The areas where the sandbox passes at least Node's subtests. */
+const AT_LEAST_NODE = ['URL host parsing (IDNA, toASCII)', 'atob/btoa, crypto, queueMicrotask, timers, performance.now']
+
+describe.runIf(dir !== null)('Web Platform Tests, CodeRuntime and Node', () => {
+  let areas: Map<string, Area>
+  beforeAll(async () => {
+    ;({ areas } = await runWpt({ dir }))
+  }, 120_000)
+
+  test('every covered test file belongs to one area, and every area has subtests in both', () => {
+    const files: string[] = testFiles(dir)
+    expect(files.length).toBeGreaterThan(60)
+    expect(files.filter((f) => areaOf(f) === null)).toEqual([])
+    for (const [name] of AREAS as [string][]) {
+      const a = areas.get(name)
+      expect(a, name).toBeDefined()
+      expect(a!.subtests, name).toBeGreaterThan(0)
+      expect(a!.node, name).toBeGreaterThan(0)
+    }
+  })
+
+  test.each(AT_LEAST_NODE)('%s: the sandbox passes at least the subtests Node passes', (name) => {
+    const a = areas.get(name)!
+    expect(a.ours, `${name}: ours ${a.ours}, Node ${a.node} of ${a.subtests}`).toBeGreaterThanOrEqual(a.node)
+  })
+})
