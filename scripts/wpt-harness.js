@@ -557,6 +557,18 @@ const __wptHarness = (() => {
       return Promise.resolve({ ok: true, status: 200, text: async () => text, json: async () => JSON.parse(text) })
     }
     G.fetch_json = (path) => G.fetch(path).then((r) => r.json())
+    // common/sab.js takes the SharedArrayBuffer constructor from a shared
+    // WebAssembly.Memory (browsers gate `new SharedArrayBuffer` on cross-origin isolation).
+    // Where there is no WebAssembly, the harness's Memory gives it the same constructor.
+    if (typeof G.WebAssembly === 'undefined' && typeof SharedArrayBuffer === 'function') {
+      G.WebAssembly = {
+        Memory: class Memory {
+          constructor({ initial = 0 } = {}) {
+            this.buffer = new SharedArrayBuffer(initial * 65536)
+          }
+        },
+      }
+    }
     // One classic script (top-level `const`s of a helper script are the test file's too).
     try {
       ;(0, eval)(scripts.map(([, source]) => source).join('\n;\n'))

@@ -16,6 +16,8 @@
 
 use crate::quickjs::prelude::Prelude;
 use crate::quickjs::raw::{self, Owned};
+use crate::web::buffers::{new_uint8_array, throw_type, view_bytes};
+use crate::web::encoding;
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
 
@@ -184,10 +186,6 @@ fn hold(ctx: &Ctx<'_>, inputs: &[&Value<'_>]) -> rquickjs::Result<Option<raw::He
   raw::hold_heap(c, units.saturating_mul(6)).map(Some).ok_or(rquickjs::Error::Exception)
 }
 
-fn throw_type<T>(ctx: &Ctx<'_>, message: &str) -> rquickjs::Result<T> {
-  Err(Exception::throw_type(ctx, message))
-}
-
 /// The string's UTF-16 content as UTF-8, lone surrogates replaced by U+FFFD (USVString).
 fn usv_string(ctx: &Ctx<'_>, v: &Value<'_>) -> rquickjs::Result<String> {
   let c = ctx.as_raw().as_ptr();
@@ -223,52 +221,6 @@ fn wtf8_to_usv(bytes: Vec<u8>) -> String {
       }
       String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
-  }
-}
-
-fn new_uint8_array<'js>(ctx: &Ctx<'js>, bytes: &[u8]) -> rquickjs::Result<Value<'js>> {
-  let c = ctx.as_raw().as_ptr();
-  // SAFETY: JS_NewUint8ArrayCopy copies `bytes` and returns a new reference or an exception.
-  let v = unsafe {
-    Value::from_raw(ctx.clone(), qjs::JS_NewUint8ArrayCopy(c, bytes.as_ptr(), bytes.len() as _))
-  };
-  if raw::tag(v.as_raw()) == qjs::JS_TAG_EXCEPTION {
-    return Err(rquickjs::Error::Exception);
-  }
-  Ok(v)
-}
-
-/// The bytes a typed array views: (pointer, length). Null for anything else or a detached
-/// buffer. Valid until program code runs again.
-fn view_bytes(ctx: &Ctx<'_>, v: &Value<'_>) -> Option<(*mut u8, usize)> {
-  let c = ctx.as_raw().as_ptr();
-  if !raw::is_object(v.as_raw()) || raw::is_proxy(v.as_raw()) {
-    return None;
-  }
-  // SAFETY: JS_GetTypedArrayType only inspects the class.
-  if unsafe { qjs::JS_GetTypedArrayType(v.as_raw()) } < 0 {
-    return None;
-  }
-  let (mut offset, mut length, mut per) = (0 as qjs::size_t, 0 as qjs::size_t, 0 as qjs::size_t);
-  // SAFETY: for a typed array JS_GetTypedArrayBuffer returns its buffer (new reference) and
-  // the view's byte offset and length; JS_GetArrayBuffer gives the buffer's memory.
-  unsafe {
-    let buffer =
-      Owned::new(c, qjs::JS_GetTypedArrayBuffer(c, v.as_raw(), &mut offset, &mut length, &mut per));
-    if raw::tag(buffer.v) == qjs::JS_TAG_EXCEPTION {
-      raw::clear_exception(c);
-      return None;
-    }
-    let mut size: qjs::size_t = 0;
-    let data = qjs::JS_GetArrayBuffer(c, &mut size, buffer.v);
-    if data.is_null() {
-      raw::clear_exception(c);
-      return None;
-    }
-    if offset as usize + length as usize > size as usize {
-      return None;
-    }
-    Some((data.add(offset as usize), length as usize))
   }
 }
 
@@ -339,38 +291,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
       },
     )?,
   )?;
-  n.set(
-    "utf8Decode",
-    Function::new(
-      ctx.clone(),
-      |ctx: Ctx<'js>,
-       view: Value<'js>,
-       fatal: bool,
-       ignore_bom: bool|
-       -> rquickjs::Result<Value<'js>> {
-        let Some((ptr, len)) = view_bytes(&ctx, &view) else {
-          return throw_type(
-            &ctx,
-            "The \"input\" argument must be an instance of ArrayBuffer or ArrayBufferView.",
-          );
-        };
-        // SAFETY: as in utf8EncodeInto; we copy out before anything else runs.
-        let mut bytes: &[u8] = unsafe { std::slice::from_raw_parts(ptr, len) };
-        if !ignore_bom && bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-          bytes = &bytes[3..];
-        }
-        let text = if fatal {
-          match std::str::from_utf8(bytes) {
-            Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => return Ok(Value::new_null(ctx.clone())),
-          }
-        } else {
-          String::from_utf8_lossy(bytes)
-        };
-        Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
-      },
-    )?,
-  )?;
+  encoding::define(ctx, &n)?;
   n.set(
     "urlParse",
     Function::new(

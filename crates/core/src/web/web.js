@@ -81,38 +81,34 @@
   }
   defineProperty(TextEncoder.prototype, Symbol.toStringTag, { value: 'TextEncoder', configurable: true })
 
-  const UTF8_LABELS = ['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8']
-
-  /** Bytes at the end of `bytes` that start a UTF-8 sequence it does not finish. */
-  function incompleteTail(bytes) {
-    const n = bytes.length
-    for (let back = 1; back <= 3 && back <= n; back++) {
-      const b = bytes[n - back]
-      if ((b & 0xc0) === 0x80) continue // continuation byte: look further back
-      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1
-      return need > back ? back : 0
-    }
-    return 0
-  }
+  // Every encoding of the Encoding Standard (encoding_rs): the decoder's state is a native
+  // object in a private field; labels are ASCII, so anything else is refused here.
+  const NON_ASCII = /[^\x00-\x7f]/
 
   class TextDecoder {
+    #decoder
+    #encoding
     #fatal
     #ignoreBOM
-    #pending = null
-    #started = false
     constructor(encoding = 'utf-8', options = {}) {
-      const label = `${encoding}`.trim().toLowerCase()
-      if (!UTF8_LABELS.includes(label)) {
-        throw codeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', `The "${encoding}" encoding is not supported`)
-      }
+      const label = `${encoding}`
       if (options !== undefined && options !== null && typeof options !== 'object') {
         throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options" argument must be of type object.')
       }
-      this.#fatal = Boolean(options?.fatal)
-      this.#ignoreBOM = Boolean(options?.ignoreBOM)
+      const fatal = Boolean(options?.fatal)
+      const ignoreBOM = Boolean(options?.ignoreBOM)
+      const decoder = NON_ASCII.test(label) ? null : native.decoderOpen(label, fatal, ignoreBOM)
+      if (decoder === null || typeof decoder === 'string') {
+        const shown = decoder === null ? label : decoder
+        throw codeError(RangeError, 'ERR_ENCODING_NOT_SUPPORTED', `The "${shown}" encoding is not supported`)
+      }
+      this.#decoder = decoder
+      this.#encoding = native.decoderEncoding(decoder)
+      this.#fatal = fatal
+      this.#ignoreBOM = ignoreBOM
     }
     get encoding() {
-      return 'utf-8'
+      return this.#encoding
     }
     get fatal() {
       return this.#fatal
@@ -133,29 +129,9 @@
           'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
         )
       }
-      const stream = Boolean(options?.stream)
-      if (this.#pending !== null) {
-        const joined = new Uint8Array(this.#pending.length + bytes.length)
-        joined.set(this.#pending)
-        joined.set(bytes, this.#pending.length)
-        bytes = joined
-        this.#pending = null
-      }
-      if (stream) {
-        const tail = incompleteTail(bytes)
-        if (tail > 0) {
-          this.#pending = bytes.slice(bytes.length - tail)
-          bytes = bytes.subarray(0, bytes.length - tail)
-        }
-      }
-      // The BOM is stripped only at the start of a stream (bytes held back do not start it).
-      const ignoreBOM = this.#ignoreBOM || this.#started
-      if (!stream) this.#started = false
-      else if (bytes.length > 0) this.#started = true
-      const text = native.utf8Decode(bytes, this.#fatal, ignoreBOM)
+      const text = native.decoderDecode(this.#decoder, bytes, Boolean(options?.stream))
       if (text === null) {
-        this.#started = false
-        throw codeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', 'The encoded data was not valid for encoding utf-8')
+        throw codeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', `The encoded data was not valid for encoding ${this.#encoding}`)
       }
       return text
     }
