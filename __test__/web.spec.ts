@@ -223,6 +223,21 @@ describe('URL', () => {
   ])
 })
 
+describe('URL: the WHATWG parser Node uses (ada)', () => {
+  sameFor([
+    ['file: URLs keep an empty host, a host before a drive letter, and a piped drive', `return ['file:////foo', 'file://host/C:/', 'file:///w|/m', 'file:///C:/../..', 'file://localhost/x'].map((s) => new URL(s).href)`],
+    ['a scheme-relative path against an http base', `return [new URL('///test', 'http://example.org/').href, new URL('\\\\\\\\x\\\\y', 'http://example.org/').href]`],
+    ['backslashes stay in non-special URLs', `return [new URL('non-spec:\\\\a\\\\b').href, new URL('non-spec:/a\\\\b').pathname]`],
+    ['a pathname setter that would make a host keeps the path apart', `const u = new URL('non-spec:/'); u.pathname = '//p'; return [u.href, u.pathname]`],
+    ['blob: origins', `return ['blob:ftp://host/path', 'blob:https://a.example:8443/x', 'blob:about:blank', 'blob:'].map((s) => new URL(s).origin)`],
+    ['IDNA: punycode and a fullwidth dot', `return ['https://xn--80ak6aa92e.com/', 'https://\\u0430\\u0431\\uff0e\\u0440\\u0444/', 'https://faß.de/'].map((s) => new URL(s).host)`],
+  ])
+  test('record keys that become one USV string are one entry with the last value', async () => {
+    const r = await run(`return [...new URLSearchParams({ '\\uD835x': '1', xx: '2', '\\uD83Dx': '3' })]`)
+    expect(r).toEqual({ logs: [], value: [['\ufffdx', '3'], ['xx', '2']] })
+  })
+})
+
 describe('URLSearchParams', () => {
   sameFor([
     ['from a string with a leading ?', `const p = new URLSearchParams('?a=1&b=2&a=3'); return [p.toString(), [...p.entries()], p.size]`],

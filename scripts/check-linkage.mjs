@@ -2,7 +2,9 @@
 // they do not fit its package: a `-gnu` binary may need no symbol version newer than
 // --max-glibc (default 2.17, what the release builds link against), and a `-musl` binary
 // must not depend on glibc at all (a musl build linked by the host's glibc `cc` does,
-// silently, and then fails to load on Alpine).
+// silently, and then fails to load on Alpine). The bundled C++ of `ada-url` needs a C++
+// runtime: the release builds link zig's libc++ statically (CXXSTDLIB=c++); a local gnu
+// build links the host's libstdc++ (every glibc Node has it), whose version is shown.
 //
 //   node scripts/check-linkage.mjs code-runtime.linux-x64-gnu.node [--max-glibc 2.35]
 import { execFileSync } from 'node:child_process'
@@ -31,8 +33,9 @@ for (const file of args) {
   const needed = [...readelf('-d').matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)].map((m) => m[1])
   const versions = [...new Set([...readelf('-V').matchAll(/Name: GLIBC_([0-9.]+)/g)].map((m) => m[1]))].sort(compare)
   const glibc = versions.at(-1)
+  const cxx = [...new Set([...readelf('-V').matchAll(/Name: GLIBCXX_([0-9.]+)/g)].map((m) => m[1]))].sort(compare).at(-1)
   const megabytes = (statSync(file).size / 1e6).toFixed(1)
-  console.log(`${basename(file)}: ${megabytes} MB; NEEDED ${needed.join(', ')}; ${glibc ? `needs GLIBC_${glibc}` : 'no glibc symbol versions'}`)
+  console.log(`${basename(file)}: ${megabytes} MB; NEEDED ${needed.join(', ')}; ${glibc ? `needs GLIBC_${glibc}` : 'no glibc symbol versions'}${cxx ? `, GLIBCXX_${cxx}` : ''}`)
   if (/-musl\.node$/.test(file)) {
     const foreign = needed.filter((lib) => !/^libc\.(so|musl-[a-z0-9_]+\.so\.1)$/.test(lib))
     if (foreign.length > 0 || glibc) {

@@ -10,7 +10,7 @@
 //! property. `Math.random` is QuickJS's own, seeded per run from the OS.
 //!
 //! The prelude is plain JavaScript over a few natives defined here: UTF-8 coding, WHATWG URL
-//! parsing and setters (the `url` crate), `application/x-www-form-urlencoded` parsing and
+//! parsing and setters (`ada-url`, the parser Node uses), `application/x-www-form-urlencoded` parsing and
 //! serialising (`form_urlencoded`), and OS randomness (`getrandom`). The natives read
 //! strings and typed arrays directly and run no program code.
 
@@ -226,20 +226,20 @@ fn wtf8_to_usv(bytes: Vec<u8>) -> String {
 
 /// The URL's parts in the order the prelude's `PARTS` lists them: href, origin, protocol,
 /// username, password, host, hostname, port, pathname, search, hash.
-fn url_components<'js>(ctx: &Ctx<'js>, url: &url::Url) -> rquickjs::Result<Value<'js>> {
-  use url::quirks as q;
+fn url_components<'js>(ctx: &Ctx<'js>, url: &ada_url::Url) -> rquickjs::Result<Value<'js>> {
+  let origin = url.origin();
   let parts = [
-    q::href(url).to_owned(),
-    q::origin(url),
-    q::protocol(url).to_owned(),
-    q::username(url).to_owned(),
-    q::password(url).to_owned(),
-    q::host(url).to_owned(),
-    q::hostname(url).to_owned(),
-    q::port(url).to_owned(),
-    q::pathname(url).to_owned(),
-    q::search(url).to_owned(),
-    q::hash(url).to_owned(),
+    url.href(),
+    origin.as_str(),
+    url.protocol(),
+    url.username(),
+    url.password(),
+    url.host(),
+    url.hostname(),
+    url.port(),
+    url.pathname(),
+    url.search(),
+    url.hash(),
   ];
   let arr = Array::new(ctx.clone())?;
   for (i, p) in parts.into_iter().enumerate() {
@@ -299,14 +299,11 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
       |ctx: Ctx<'js>, args: Rest<Value<'js>>| -> rquickjs::Result<Value<'js>> {
         let _held = hold(&ctx, &args.0.iter().collect::<Vec<_>>())?;
         let input = usv_string(&ctx, args.0.first().unwrap_or(&Value::new_undefined(ctx.clone())))?;
-        let parsed = match args.0.get(1).filter(|b| !b.is_undefined()) {
-          Some(base) => {
-            let base = usv_string(&ctx, base)?;
-            url::Url::parse(&base).and_then(|b| b.join(&input))
-          }
-          None => url::Url::parse(&input),
+        let base = match args.0.get(1).filter(|b| !b.is_undefined()) {
+          Some(base) => Some(usv_string(&ctx, base)?),
+          None => None,
         };
-        match parsed {
+        match ada_url::Url::parse(input.as_str(), base.as_deref()) {
           Ok(u) => url_components(&ctx, &u),
           Err(_) => Ok(Value::new_null(ctx.clone())),
         }
@@ -322,40 +319,40 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
        part: Value<'js>,
        value: Value<'js>|
        -> rquickjs::Result<Value<'js>> {
-        use url::quirks as q;
         let _held = hold(&ctx, &[&href, &value])?;
         let href = usv_string(&ctx, &href)?;
         let part = usv_string(&ctx, &part)?;
         let value = usv_string(&ctx, &value)?;
-        let Ok(mut u) = url::Url::parse(&href) else { return Ok(Value::new_null(ctx.clone())) };
-        if part == "href" {
-          if q::set_href(&mut u, &value).is_err() {
-            return Ok(Value::new_null(ctx.clone()));
+        let Ok(mut u) = ada_url::Url::parse(href.as_str(), None) else {
+          return Ok(Value::new_null(ctx.clone()));
+        };
+        let v = Some(value.as_str());
+        // WHATWG setters that cannot apply a value leave the URL as it was; only `href`
+        // refuses (the prelude throws for it).
+        let _refused = match part.as_str() {
+          "href" => {
+            if u.set_href(&value).is_err() {
+              return Ok(Value::new_null(ctx.clone()));
+            }
+            Ok(())
           }
-        } else {
-          // WHATWG setters that cannot apply a value leave the URL as it was.
-          let _refused = match part.as_str() {
-            "protocol" => q::set_protocol(&mut u, &value),
-            "username" => q::set_username(&mut u, &value),
-            "password" => q::set_password(&mut u, &value),
-            "host" => q::set_host(&mut u, &value),
-            "hostname" => q::set_hostname(&mut u, &value),
-            "port" => q::set_port(&mut u, &value),
-            "pathname" => {
-              q::set_pathname(&mut u, &value);
-              Ok(())
-            }
-            "search" => {
-              q::set_search(&mut u, &value);
-              Ok(())
-            }
-            "hash" => {
-              q::set_hash(&mut u, &value);
-              Ok(())
-            }
-            _ => Ok(()),
-          };
-        }
+          "protocol" => u.set_protocol(&value),
+          "username" => u.set_username(v),
+          "password" => u.set_password(v),
+          "host" => u.set_host(v),
+          "hostname" => u.set_hostname(v),
+          "port" => u.set_port(v),
+          "pathname" => u.set_pathname(v),
+          "search" => {
+            u.set_search(v);
+            Ok(())
+          }
+          "hash" => {
+            u.set_hash(v);
+            Ok(())
+          }
+          _ => Ok(()),
+        };
         url_components(&ctx, &u)
       },
     )?,

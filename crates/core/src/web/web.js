@@ -198,7 +198,7 @@
     return out
   }
 
-  // ---- URLSearchParams / URL (WHATWG, parsing by the url crate) --------------------------
+  // ---- URLSearchParams / URL (WHATWG, parsing by ada, as Node's) --------------------------
 
   const LIST = Symbol('list')
   const OWNER = Symbol('owner')
@@ -224,10 +224,20 @@
             this[LIST].push([usv(parts[0]), usv(parts[1])])
           }
         } else {
+          // record<USVString, USVString>: keys that become the same USV string (lone
+          // surrogates as U+FFFD) are one entry, at the first one's place, with the last value.
+          const at = new Map()
           for (const key of Reflect.ownKeys(init)) {
             if (typeof key !== 'string') continue
             const d = Object.getOwnPropertyDescriptor(init, key)
-            if (d && d.enumerable) this[LIST].push([usv(key), usv(init[key])])
+            if (!d || !d.enumerable) continue
+            const name = usv(key)
+            const value = usv(init[key])
+            if (at.has(name)) this[LIST][at.get(name)][1] = value
+            else {
+              at.set(name, this[LIST].length)
+              this[LIST].push([name, value])
+            }
           }
         }
         return
