@@ -34,6 +34,13 @@ export type CodeJsonValue = null | boolean | number | string | CodeJsonValue[] |
 /**
  * A host function the program can call as `global.name(args)`. It receives a detached copy
  * of the program's one argument and must resolve to lossless JSON.
+ *
+ * What it returns is adopted as `await` would: a plain promise is watched directly; a
+ * thenable (or a promise with its own `then` or `constructor`, or of a subclass) has its
+ * `then` called once. A `then` that throws rejects the program's call with the thrown
+ * value's message; only the first of several resolutions counts; a `then` that never calls
+ * back leaves the call pending until the run ends at its budgets. Throwing synchronously
+ * rejects the call the same way.
  */
 export type CodeBindingFunction = (args: unknown) => Promise<CodeJsonValue>
 
@@ -55,20 +62,39 @@ export interface CodeBindingNamespace {
   errorClass?: CodeBindingErrorClass
 }
 
-/** One program to run. */
+/**
+ * One program to run. Every field of the request, of each namespace, of its `functions` and
+ * of its `errorClass` is read exactly once (getters and Proxy traps included), and only that
+ * copy is checked and used: a getter that answers differently on a second read has no say.
+ * A getter or trap that throws rejects `run()` with a `TypeError` naming the field
+ * (`CodeRuntime.run() request.bindings[0].global could not be read: Error: …`), before any
+ * program starts.
+ */
 export interface CodeRunRequest {
   /** TypeScript, run as the body of a strict async function (top-level `await` and `return` work). */
   program: string
   /** The namespaces the program may call. */
   bindings: CodeBindingNamespace[]
-  /** Aborting ends the run at once with `{ kind: 'abort', message: String(signal.reason) }`. */
+  /**
+   * Aborting ends the run at once with `{ kind: 'abort', message: String(signal.reason) }`.
+   * If reading `reason` or converting it to a string throws, the message is `the run was
+   * aborted (its abort reason could not be converted to a string)`.
+   *
+   * `aborted` is read once, when the run is about to start (`true`: the run ends as `abort`
+   * without running). The abort listener is added before the program starts and removed when
+   * the run ends. If `aborted` or `addEventListener` throws, `run()` rejects with a
+   * `TypeError` naming it and no program ever runs; if `removeEventListener` throws, the run
+   * has ended and `run()` rejects with a `TypeError` naming it. A listener called from
+   * `addEventListener` itself ends the run as `abort` before it starts.
+   */
   signal?: CodeAbortSignal
   /**
    * Live logs: called on the Node main thread with each log entry as the program emits it,
    * in order and before `run()` settles (entries are batched per event-loop turn). Every entry
    * still appears in `result.logs`. Entries past `maxOutputBytes` are not delivered. If it
-   * throws, a process warning (`CODE_RUNTIME_ONLOG_THREW`) is emitted once for the run and the
-   * run carries on.
+   * throws, or returns a promise that rejects, a process warning (`CODE_RUNTIME_ONLOG_THREW`)
+   * is emitted once for the run and the run carries on. Anything else it returns is ignored
+   * (a thenable's `then` is not called).
    *
    * @example
    * await runtime.run({ program, bindings, onLog: (line) => process.stdout.write(line + '\n') })
@@ -99,7 +125,11 @@ export interface CodeRunResult {
   error?: CodeRunFailure
 }
 
-/** Limits and sizing. Unknown keys throw a `TypeError`; bad values a `TypeError`/`RangeError` naming the field. */
+/**
+ * Limits and sizing. Unknown keys throw a `TypeError`; bad values a `TypeError`/`RangeError`
+ * naming the field. Each key is read once; a getter or Proxy trap that throws is a
+ * `TypeError` naming it.
+ */
 export interface CodeRuntimeConfig {
   /**
    * CPU time, in milliseconds, one run's JavaScript may execute. Waiting on a binding or a
@@ -145,7 +175,9 @@ export declare class CodeRuntime {
   readonly isolation: 'quickjs'
   /**
    * Runs one program. Resolves for every program outcome (failures are in `error`); rejects
-   * only for misuse: after `dispose()`, or a malformed request.
+   * only for misuse: after `dispose()`, a malformed request, or a request whose getters,
+   * traps or signal methods throw (see {@link CodeRunRequest}). A run whose `run()` rejects
+   * either never started or has already ended: no program is left running.
    */
   run(request: CodeRunRequest): Promise<CodeRunResult>
   /**
@@ -193,7 +225,8 @@ export declare class CodeSession {
    * resolves at once with `worker-exit` saying why. Bindings belong to their run: a binding
    * function kept in a global from an earlier run throws a `TypeError` when called.
    * Work an earlier run left queued (promise reactions) runs at the start of the next.
-   * Rejects only for misuse: after `dispose()`, or a malformed request.
+   * Rejects only for misuse: after `dispose()`, a malformed request, or a request whose
+   * getters, traps or signal methods throw; the session carries on with its next run.
    */
   run(request: CodeRunRequest): Promise<CodeRunResult>
   /**

@@ -6,13 +6,25 @@
 
 const native = require('./loader.js')
 const { types } = require('node:util')
-const { MAX_WALL_MS, SESSION_KEYS, describeError, programTooLarge, validateConfig, validateRequest } = require('./validation.js')
+const {
+  MAX_WALL_MS,
+  SESSION_KEYS,
+  callerError,
+  describeError,
+  programTooLarge,
+  read,
+  validateConfig,
+  validateRequest,
+} = require('./validation.js')
 const { BINDING_RESOLUTION_NOT_LOSSLESS, answerJson, checkedJson, eachAnswerJson, isLosslessAnswer } = require('./lossless.js')
 const { CodeSession, SESSION_TOKEN, ABANDON, RUNTIME_DISPOSED, SESSION_GONE, asyncDispose } = require('./session.js')
 
 const { NativeEngine, resultWithoutRunning } = native
 const { parse: jsonParse } = JSON
 const { apply: reflectApply } = Reflect
+const { getPrototypeOf, hasOwn } = Object
+const PromisePrototype = Promise.prototype
+const { then: promiseThen } = PromisePrototype
 const EVENT_SETTLED = 0
 const EVENT_LOGS = 2
 /** Runs whose latency `metrics()` summarises. */
@@ -39,12 +51,62 @@ function rejectionMessage(reason) {
   }
 }
 
+/** `String(signal.reason)`; a `reason` getter or a `toString` that throws gives a fixed message instead. */
 function abortMessage(signal) {
   try {
     return String(signal.reason)
   } catch {
-    return 'the run was aborted (its abort reason could not be converted to a string)'
+    return ABORT_REASON_UNPRINTABLE
   }
+}
+const ABORT_REASON_UNPRINTABLE = 'the run was aborted (its abort reason could not be converted to a string)'
+
+/**
+ * Calls `onValue` or `onReason` once with what a host function returned, when it settles.
+ * A plain promise is watched directly (the common case, an async function's); anything
+ * else (a promise with its own `then` or `constructor`, a subclass, a thenable, a value) is
+ * adopted by a promise of ours, so a `then` that throws rejects the call, one that calls
+ * back twice or calls back and throws counts once, and one that never calls back leaves the
+ * call pending until the run ends at its budgets. Never throws.
+ */
+function whenSettled(result, onValue, onReason) {
+  if (types.isPromise(result) && getPrototypeOf(result) === PromisePrototype && !hasOwn(result, 'then') && !hasOwn(result, 'constructor')) {
+    try {
+      reflectApply(promiseThen, result, [onValue, onReason])
+      return
+    } catch {
+      // Promise.prototype.constructor replaced by something that throws: adopt it below.
+    }
+  }
+  reflectApply(promiseThen, new Promise((adopt) => adopt(result)), [onValue, onReason])
+}
+
+/** Where a run reports what its signal's methods threw. */
+const SIGNAL = 'CodeRuntime.run() request.signal'
+/** Marks a run not started yet (its id is not known). */
+const NOT_STARTED = -2
+
+/**
+ * Takes a run's abort listener off its signal. Returns the TypeError to reject run() with
+ * when the signal's `removeEventListener` threw, else undefined.
+ */
+function unlisten(entry) {
+  try {
+    entry.signal.removeEventListener('abort', entry.onAbort)
+    return undefined
+  } catch (error) {
+    return callerError(`${SIGNAL}.removeEventListener threw: ${describeError(error)}`)
+  }
+}
+
+/** Reports, once per run, that its `onLog` threw or rejected. */
+function onLogFailed(entry, how, error) {
+  if (entry.onLogFailed) return
+  entry.onLogFailed = true
+  process.emitWarning(
+    `CodeRuntime.run() request.onLog ${how}; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`,
+    { code: 'CODE_RUNTIME_ONLOG_THREW' },
+  )
 }
 
 /** Own property of every instance holding the instance itself: read through a Proxy, it leads back to the instance. */
@@ -109,11 +171,11 @@ class CodeRuntime {
   }
 
   #run(request) {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       if (this.#disposed) throw new Error('CodeRuntime.run() called after disposal')
       const validated = validateRequest(request)
       const config = this.#config
-      this.#launch(validated, config, resolve, (specs) =>
+      this.#launch(validated, config, resolve, reject, (specs) =>
         native.start(
           this.#engineId,
           validated.program,
@@ -140,8 +202,8 @@ class CodeRuntime {
     if (this.#disposed) throw new Error('CodeRuntime.openSession() called after disposal')
     const config = validateConfig(options, 'CodeRuntime.openSession() options', SESSION_KEYS, this.#config)
     const sessionId = native.openSession(this.#engineId, config.computeMs, config.maxWallMs, config.maxOutputBytes, config.maxHeapMb)
-    const launch = (validated, resolve) =>
-      this.#launch(validated, config, resolve, (specs) =>
+    const launch = (validated, resolve, reject) =>
+      this.#launch(validated, config, resolve, reject, (specs) =>
         native.startInSession(this.#engineId, sessionId, validated.program, specs, validated.onLog !== undefined),
       )
     const close = (session, reason) => {
@@ -161,24 +223,19 @@ class CodeRuntime {
    * Starts a validated request with `start(specs)` (which returns the run's id, or -1 when a
    * session is gone) and settles it through `resolve`.
    */
-  #launch(validated, config, resolve, start) {
+  #launch(validated, config, resolve, reject, start) {
     const { namespaces, signal, onLog } = validated
-    if (signal?.aborted) {
-      const result = JSON.parse(resultWithoutRunning('abort', abortMessage(signal), config.maxOutputBytes))
-      this.#stats.started++
-      this.#count(result, 0)
-      resolve(result)
+    // Read once per run; a getter that throws rejects run() before anything starts.
+    const aborted = signal !== undefined && read(signal, 'aborted', `${SIGNAL}.aborted`)
+    if (aborted) {
+      this.#resolveWithoutRunning(resolve, 'abort', abortMessage(signal), config)
       return
     }
     // The transform cannot be interrupted: a program too large for it to finish quickly
     // within any budget is refused before it starts.
     const programBytes = validated.program.length > config.maxProgramBytes / 3 ? Buffer.byteLength(validated.program) : 0
     if (programBytes > config.maxProgramBytes) {
-      const message = programTooLarge(programBytes, config.maxProgramBytes)
-      const result = JSON.parse(resultWithoutRunning('exception', message, config.maxOutputBytes))
-      this.#stats.started++
-      this.#count(result, 0)
-      resolve(result)
+      this.#resolveWithoutRunning(resolve, 'exception', programTooLarge(programBytes, config.maxProgramBytes), config)
       return
     }
     const functions = []
@@ -191,32 +248,76 @@ class CodeRuntime {
         memberNameProperty: ns.errorClass?.memberNameProperty,
       }
     })
-    const id = start(specs)
-    this.#stats.started++
-    if (id === -1) {
-      const result = { logs: [], error: { kind: 'worker-exit', message: SESSION_GONE } }
-      this.#count(result, 0)
-      resolve(result)
-      return
+    const entry = {
+      resolve,
+      reject,
+      signal,
+      onAbort: null,
+      abortedEarly: false,
+      functions,
+      onLog,
+      onLogFailed: false,
+      startedAt: 0,
     }
-    const entry = { resolve, signal, onAbort: null, functions, onLog, onLogFailed: false, startedAt: performance.now() }
-    if (signal) {
+    let id = NOT_STARTED
+    if (signal !== undefined) {
+      // The listener goes on before the run starts: if adding it throws, nothing runs.
       entry.onAbort = () => {
+        if (id === NOT_STARTED) {
+          entry.abortedEarly = true
+          return
+        }
         try {
           native.abort(this.#engineId, id, abortMessage(signal))
         } catch (error) {
           this.#engineFailed(id, error)
         }
       }
-      signal.addEventListener('abort', entry.onAbort, { once: true })
+      try {
+        signal.addEventListener('abort', entry.onAbort, { once: true })
+      } catch (error) {
+        throw callerError(`${SIGNAL}.addEventListener threw: ${describeError(error)}`)
+      }
+      if (entry.abortedEarly) {
+        // Its addEventListener called the listener at once.
+        const failure = unlisten(entry)
+        if (failure !== undefined) throw failure
+        this.#resolveWithoutRunning(resolve, 'abort', abortMessage(signal), config)
+        return
+      }
+    }
+    entry.startedAt = performance.now()
+    try {
+      id = start(specs)
+    } catch (error) {
+      if (entry.onAbort !== null) unlisten(entry)
+      throw error
+    }
+    this.#stats.started++
+    if (id === -1) {
+      const failure = entry.onAbort !== null ? unlisten(entry) : undefined
+      if (failure !== undefined) throw failure
+      const result = { logs: [], error: { kind: 'worker-exit', message: SESSION_GONE } }
+      this.#count(result, 0)
+      resolve(result)
+      return
     }
     this.#runs.set(id, entry)
     if (this.#keepAlive === null) this.#keepAlive = setInterval(() => {}, MAX_WALL_MS)
   }
 
+  /** A run that ends before its program starts (an aborted signal, a program too large). */
+  #resolveWithoutRunning(resolve, kind, message, config) {
+    const result = JSON.parse(resultWithoutRunning(kind, message, config.maxOutputBytes))
+    this.#stats.started++
+    this.#count(result, 0)
+    resolve(result)
+  }
+
   /**
-   * Events from the engine, each the JSON text `[0, runId, result]` (the run settled) or
-   * `[1, runId, [[callId, functionIndex, …], [argument, …]]]` (the program called bindings).
+   * Events from the engine, each the JSON text `[0, runId, result]` (the run settled),
+   * `[1, runId, [[callId, functionIndex, …], [argument, …]]]` (the program called bindings)
+   * or `[2, runId, [entry, …]]` (live logs).
    */
   #dispatch(events) {
     for (let i = 0; i < events.length; i++) {
@@ -228,25 +329,40 @@ class CodeRuntime {
         if (header !== null) this.#settled(Number(header[1]), unreadableResult(error))
         continue
       }
-      if (event[0] === EVENT_SETTLED) this.#settled(event[1], event[2])
-      else if (event[0] === EVENT_LOGS) this.#liveLogs(event[1], event[2])
-      else this.#calls(event[1], event[2])
+      try {
+        if (event[0] === EVENT_SETTLED) this.#settled(event[1], event[2])
+        else if (event[0] === EVENT_LOGS) this.#liveLogs(event[1], event[2])
+        else this.#calls(event[1], event[2])
+      } catch (error) {
+        // Nothing above should throw (caller objects are called guarded); if something
+        // does, that run ends and the other events are still dispatched.
+        this.#engineFailed(event[1], error)
+      }
     }
   }
 
-  /** Hands live log entries to the run's `onLog`; a throwing `onLog` is reported once. */
+  /**
+   * Hands live log entries to the run's `onLog`. What it returns is ignored, except that a
+   * promise it returns is watched: an `onLog` that throws or whose promise rejects is
+   * reported once per run, and the run carries on.
+   */
   #liveLogs(runId, entries) {
     const entry = this.#runs.get(runId)
     if (!entry || entry.onLog === undefined) return
     for (let i = 0; i < entries.length; i++) {
+      let returned
       try {
-        reflectApply(entry.onLog, undefined, [entries[i]])
+        returned = reflectApply(entry.onLog, undefined, [entries[i]])
       } catch (error) {
-        if (entry.onLogFailed) continue
-        entry.onLogFailed = true
-        process.emitWarning(`CodeRuntime.run() request.onLog threw; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`, {
-          code: 'CODE_RUNTIME_ONLOG_THREW',
-        })
+        onLogFailed(entry, 'threw', error)
+        continue
+      }
+      if (types.isPromise(returned)) {
+        try {
+          reflectApply(promiseThen, returned, [undefined, (error) => onLogFailed(entry, 'rejected', error)])
+        } catch (error) {
+          onLogFailed(entry, 'returned a promise that cannot be watched', error)
+        }
       }
     }
   }
@@ -269,8 +385,7 @@ class CodeRuntime {
         onReason(error)
         continue
       }
-      if (result instanceof Promise) result.then(onValue, onReason)
-      else Promise.resolve(result).then(onValue, onReason)
+      whenSettled(result, onValue, onReason)
     }
   }
 
@@ -415,17 +530,19 @@ class CodeRuntime {
     setImmediate(poll)
   }
 
+  /** Run `id` ended: its listener comes off, and run() settles (rejects if removing the listener threw). */
   #settled(id, result) {
     const entry = this.#runs.get(id)
     if (!entry) return
     this.#runs.delete(id)
-    if (entry.onAbort) entry.signal.removeEventListener('abort', entry.onAbort)
+    const failure = entry.onAbort !== null ? unlisten(entry) : undefined
     if (this.#runs.size === 0 && this.#keepAlive !== null) {
       clearInterval(this.#keepAlive)
       this.#keepAlive = null
     }
     this.#count(result, performance.now() - entry.startedAt)
-    entry.resolve(result)
+    if (failure === undefined) entry.resolve(result)
+    else entry.reject(failure, result)
   }
 
   #count(result, latencyMs) {

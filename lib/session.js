@@ -2,7 +2,7 @@
 // `CodeSession`: a persistent world whose runs queue one behind another. The session holds no
 // engine handle; its runtime gives it `launch` and `close`, which own the native side.
 
-const { describeError, validateRequest } = require('./validation.js')
+const { describeError, isCallerError, validateRequest } = require('./validation.js')
 
 const NOOP = () => {}
 const RESOLVED = Promise.resolve()
@@ -65,22 +65,37 @@ class CodeSession {
       const validated = validateRequest(request)
       const turn = this.#tail.then(
         () =>
-          new Promise((done) => {
+          new Promise((done, fail) => {
             if (this.#ended !== null) {
               done({ logs: [], error: { ...this.#ended } })
               return
             }
+            const ended = (result) => {
+              const kind = result.error?.kind
+              // A run that exhausted the heap (or met an engine failure) killed the world.
+              if (kind === 'worker-exit' && this.#ended === null) {
+                this.#ended = { kind: 'worker-exit', message: `the session is dead: ${result.error.message}` }
+              }
+            }
+            // A run that ended but whose signal's removeEventListener threw rejects, with its result.
+            const rejected = (error, result) => {
+              if (result !== undefined) ended(result)
+              fail(error)
+            }
             try {
-              this.#launch(validated, (result) => {
-                const kind = result.error?.kind
-                // A run that exhausted the heap (or met an engine failure) killed the world.
-                if (kind === 'worker-exit' && this.#ended === null) {
-                  this.#ended = { kind: 'worker-exit', message: `the session is dead: ${result.error.message}` }
-                }
-                done(result)
-              })
+              this.#launch(
+                validated,
+                (result) => {
+                  ended(result)
+                  done(result)
+                },
+                rejected,
+              )
             } catch (error) {
-              done({ logs: [], error: { kind: 'worker-exit', message: `the session could not start a run: ${describeError(error)}` } })
+              // The request's own objects (a signal whose methods throw) reject this run;
+              // the session carries on with the next.
+              if (isCallerError(error)) fail(error)
+              else done({ logs: [], error: { kind: 'worker-exit', message: `the session could not start a run: ${describeError(error)}` } })
             }
           }),
       )

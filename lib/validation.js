@@ -60,12 +60,52 @@ function describeError(error) {
   }
 }
 
+/** A caller's value in a message, without running any of its code (no getter, trap or toString). */
 function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (typeof value === 'bigint') return `${value}n`
-  if (typeof value === 'symbol') return value.toString()
-  if (value === null || typeof value !== 'object') return String(value)
-  return Array.isArray(value) ? 'an array' : 'an object'
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value)
+    case 'bigint':
+      return `${value}n`
+    case 'symbol':
+      return value.toString()
+    case 'function':
+      return 'a function'
+    case 'object':
+      if (value === null) return 'null'
+      try {
+        return Array.isArray(value) ? 'an array' : 'an object'
+      } catch {
+        return 'a revoked Proxy'
+      }
+    default:
+      return String(value)
+  }
+}
+
+/**
+ * Errors the caller's own objects caused (a getter or trap that threw, a value that failed
+ * validation, a signal method that threw): `run()` rejects with them.
+ */
+const CALLER_ERRORS = new WeakSet()
+function callerError(message, Type = TypeError) {
+  const error = new Type(message)
+  CALLER_ERRORS.add(error)
+  return error
+}
+const isCallerError = (error) => CALLER_ERRORS.has(error)
+
+/**
+ * `object[key]`, read once; a getter or Proxy trap that throws becomes a TypeError naming
+ * the field. Every value of the caller's is read through here exactly once, and only the
+ * copy is validated and used (a getter answering differently the second time has no say).
+ */
+function read(object, key, where) {
+  try {
+    return object[key]
+  } catch (error) {
+    throw callerError(`${where} could not be read: ${describeError(error)}`)
+  }
 }
 
 const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'maxProgramBytes', 'threads']
@@ -73,29 +113,38 @@ const SESSION_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb']
 
 /**
  * The runtime's config (`label` 'CodeRuntime config'), or a session's options over the
- * runtime's budgets (`defaults`, label 'CodeRuntime.openSession() options').
+ * runtime's budgets (`defaults`, label 'CodeRuntime.openSession() options'). Each key is
+ * read once, and the copy is checked.
  */
 function validateConfig(config, label = 'CodeRuntime config', keys = CONFIG_KEYS, defaults = undefined) {
   if (config === undefined || config === null) config = {}
-  if (typeof config !== 'object' || Array.isArray(config)) {
-    throw new TypeError(`${label} must be an object (got ${describe(config)})`)
+  if (typeof config !== 'object' || isArrayOrThrow(config, label)) {
+    throw callerError(`${label} must be an object (got ${describe(config)})`)
   }
-  for (const key of Reflect.ownKeys(config)) {
+  let own
+  try {
+    own = Reflect.ownKeys(config)
+  } catch (error) {
+    throw callerError(`${label}'s keys could not be read: ${describeError(error)}`)
+  }
+  for (const key of own) {
     if (typeof key !== 'string' || !keys.includes(key)) {
-      throw new TypeError(`${label} has an unknown key ${describe(String(key))}`)
+      throw callerError(`${label} has an unknown key ${describe(String(key))}`)
     }
   }
+  const copy = {}
+  for (const key of keys) copy[key] = read(config, key, `${label}.${key}`)
   const number = (field, fallback, check, rule) => {
-    const value = config[field]
+    const value = copy[field]
     if (value === undefined) return defaults === undefined ? fallback : defaults[field]
     if (typeof value !== 'number') {
-      throw new TypeError(`${label}.${field} must be a number (got ${describe(value)})`)
+      throw callerError(`${label}.${field} must be a number (got ${describe(value)})`)
     }
-    if (!check(value)) throw new RangeError(`${label}.${field} must be ${rule} (got ${describe(value)})`)
+    if (!check(value)) throw callerError(`${label}.${field} must be ${rule} (got ${describe(value)})`, RangeError)
     return value
   }
   const positive = (v) => Number.isFinite(v) && v > 0
-  return {
+  const checked = {
     computeMs: number('computeMs', DEFAULTS.computeMs, positive, 'a positive finite number of milliseconds'),
     maxWallMs: number(
       'maxWallMs',
@@ -123,6 +172,16 @@ function validateConfig(config, label = 'CodeRuntime config', keys = CONFIG_KEYS
       `a positive integer, at most ${MAX_THREADS}`,
     ),
   }
+  return checked
+}
+
+/** `Array.isArray(value)`, which throws for a revoked Proxy: that becomes a TypeError naming `where`. */
+function isArrayOrThrow(value, where) {
+  try {
+    return Array.isArray(value)
+  } catch (error) {
+    throw callerError(`${where} could not be read: ${describeError(error)}`)
+  }
 }
 
 function defaultThreads() {
@@ -130,84 +189,116 @@ function defaultThreads() {
   return Math.max(1, Math.min(n || 1, MAX_THREADS))
 }
 
-/** Checks a request; returns the parts the engine needs. Throws TypeError on misuse. */
+const RUN = 'CodeRuntime.run()'
+/** Array lengths a bindings array (or a Proxy of one) may claim. */
+const MAX_ARRAY_LENGTH = 2 ** 32 - 1
+
+/**
+ * Checks a request; returns a copy of the parts the engine needs. Every field of the request,
+ * its namespaces, their functions and error classes is read exactly once (getters and Proxy
+ * traps included), and only the copy is checked and used. Throws a TypeError naming the field
+ * on misuse, or when reading a field threw.
+ */
 function validateRequest(request) {
   if (request === null || typeof request !== 'object') {
-    throw new TypeError(`CodeRuntime.run() request must be an object (got ${describe(request)})`)
+    throw callerError(`${RUN} request must be an object (got ${describe(request)})`)
   }
-  const { program, bindings, signal, onLog } = request
+  const program = read(request, 'program', `${RUN} request.program`)
+  const bindings = read(request, 'bindings', `${RUN} request.bindings`)
+  const signal = read(request, 'signal', `${RUN} request.signal`)
+  const onLog = read(request, 'onLog', `${RUN} request.onLog`)
   if (typeof program !== 'string') {
-    throw new TypeError(`CodeRuntime.run() request.program must be a string (got ${describe(program)})`)
+    throw callerError(`${RUN} request.program must be a string (got ${describe(program)})`)
   }
-  if (!Array.isArray(bindings)) {
-    throw new TypeError(`CodeRuntime.run() request.bindings must be an array (got ${describe(bindings)})`)
+  if (typeof bindings !== 'object' || bindings === null || !isArrayOrThrow(bindings, `${RUN} request.bindings`)) {
+    throw callerError(`${RUN} request.bindings must be an array (got ${describe(bindings)})`)
   }
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new TypeError(`CodeRuntime.run() request.signal must be an AbortSignal (got ${describe(signal)})`)
+  if (signal !== undefined && !isAbortSignal(signal)) {
+    throw callerError(`${RUN} request.signal must be an AbortSignal (got ${describe(signal)})`)
   }
   if (onLog !== undefined && typeof onLog !== 'function') {
-    throw new TypeError(`CodeRuntime.run() request.onLog must be a function (got ${describe(onLog)})`)
+    throw callerError(`${RUN} request.onLog must be a function (got ${describe(onLog)})`)
+  }
+  const length = read(bindings, 'length', `${RUN} request.bindings.length`)
+  if (!Number.isInteger(length) || length < 0 || length > MAX_ARRAY_LENGTH) {
+    throw callerError(`${RUN} request.bindings.length must be an array length (got ${describe(length)})`)
   }
   const injected = new Set()
   const namespaces = []
-  bindings.forEach((ns, i) => {
-    const where = `request.bindings[${i}]`
+  for (let i = 0; i < length; i++) {
+    const where = `${RUN} request.bindings[${i}]`
+    const ns = read(bindings, i, where)
     if (ns === null || typeof ns !== 'object') {
-      throw new TypeError(`CodeRuntime.run() ${where} must be an object (got ${describe(ns)})`)
+      throw callerError(`${where} must be an object (got ${describe(ns)})`)
     }
-    const global = ns.global
+    const global = read(ns, 'global', `${where}.global`)
+    const functions = read(ns, 'functions', `${where}.functions`)
+    const errorClassObject = read(ns, 'errorClass', `${where}.errorClass`)
     checkIdentifier(global, `${where}.global`, 'binding global')
-    if (injected.has(global)) throw new TypeError(`CodeRuntime.run() ${where}.global ${describe(global)}: duplicate binding global`)
+    if (injected.has(global)) throw callerError(`${where}.global ${describe(global)}: duplicate binding global`)
     injected.add(global)
-    const functions = ns.functions
     if (functions === null || typeof functions !== 'object') {
-      throw new TypeError(`CodeRuntime.run() ${where}.functions must be an object (got ${describe(functions)})`)
+      throw callerError(`${where}.functions must be an object (got ${describe(functions)})`)
+    }
+    let names
+    try {
+      names = Object.keys(functions)
+    } catch (error) {
+      throw callerError(`${where}.functions' keys could not be read: ${describeError(error)}`)
     }
     const members = []
-    for (const name of Object.keys(functions)) {
-      const fn = functions[name]
+    for (const name of names) {
+      const fn = read(functions, name, `${where}.functions[${describe(name)}]`)
       if (typeof fn !== 'function') {
-        throw new TypeError(`CodeRuntime.run() ${where}.functions[${describe(name)}] is not a function (got ${describe(fn)})`)
+        throw callerError(`${where}.functions[${describe(name)}] is not a function (got ${describe(fn)})`)
       }
       members.push([name, fn])
     }
     let errorClass
-    if (ns.errorClass !== undefined) {
-      const ec = ns.errorClass
+    if (errorClassObject !== undefined) {
+      const ec = errorClassObject
       if (ec === null || typeof ec !== 'object') {
-        throw new TypeError(`CodeRuntime.run() ${where}.errorClass must be an object (got ${describe(ec)})`)
+        throw callerError(`${where}.errorClass must be an object (got ${describe(ec)})`)
       }
-      checkIdentifier(ec.name, `${where}.errorClass.name`, 'error class')
-      const member = ec.memberNameProperty
+      const name = read(ec, 'name', `${where}.errorClass.name`)
+      const member = read(ec, 'memberNameProperty', `${where}.errorClass.memberNameProperty`)
+      checkIdentifier(name, `${where}.errorClass.name`, 'error class')
       if (typeof member !== 'string' || member === '' || RESERVED_ERROR_MEMBERS.has(member) || /^__.*__$/.test(member)) {
-        throw new TypeError(
-          `CodeRuntime.run() ${where}.errorClass: member property ${describe(member)} not usable ` +
+        throw callerError(
+          `${where}.errorClass: member property ${describe(member)} not usable ` +
             `(it must be a non-empty string, not one of ${[...RESERVED_ERROR_MEMBERS].join(', ')}, and not of the form __x__)`,
         )
       }
-      errorClass = { name: ec.name, memberNameProperty: member }
+      errorClass = { name, memberNameProperty: member }
     }
     namespaces.push({ global, members, errorClass, functions })
-  })
+  }
   for (const [i, ns] of namespaces.entries()) {
     if (!ns.errorClass) continue
     if (injected.has(ns.errorClass.name)) {
-      throw new TypeError(
-        `CodeRuntime.run() request.bindings[${i}].errorClass.name ${describe(ns.errorClass.name)}: duplicate injected global`,
-      )
+      throw callerError(`${RUN} request.bindings[${i}].errorClass.name ${describe(ns.errorClass.name)}: duplicate injected global`)
     }
     injected.add(ns.errorClass.name)
   }
   return { program, namespaces, signal, onLog }
 }
 
+/** `value instanceof AbortSignal`, which runs a Proxy's getPrototypeOf trap: one that throws is a TypeError naming the signal. */
+function isAbortSignal(value) {
+  try {
+    return value instanceof AbortSignal
+  } catch (error) {
+    throw callerError(`${RUN} request.signal could not be read: ${describeError(error)}`)
+  }
+}
+
 function checkIdentifier(name, where, what) {
   const prefix = what === 'error class' ? `error class ${describe(name)}` : describe(name)
   if (typeof name !== 'string' || !IDENTIFIER.test(name) || PORTABLE_RESERVED_WORDS.has(name)) {
-    throw new TypeError(`CodeRuntime.run() ${where} ${prefix} is not a usable identifier`)
+    throw callerError(`${where} ${prefix} is not a usable identifier`)
   }
   if (RESERVED_BINDING_GLOBALS.has(name)) {
-    throw new TypeError(`CodeRuntime.run() ${where} ${prefix}: reserved binding global`)
+    throw callerError(`${where} ${prefix}: reserved binding global`)
   }
 }
 
@@ -219,7 +310,10 @@ module.exports = {
   PORTABLE_RESERVED_WORDS,
   MAX_WALL_MS,
   SESSION_KEYS,
+  callerError,
   describeError,
+  isCallerError,
+  read,
   validateConfig,
   validateRequest,
 }
