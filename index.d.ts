@@ -41,6 +41,11 @@ export type CodeJsonValue = null | boolean | number | string | CodeJsonValue[] |
  * value's message; only the first of several resolutions counts; a `then` that never calls
  * back leaves the call pending until the run ends at its budgets. Throwing synchronously
  * rejects the call the same way.
+ *
+ * An argument whose JSON is longer than one V8 string can hold (536,870,824 bytes) never
+ * reaches the host: the program's call rejects with `binding arguments are too large to hand
+ * to the host: their JSON is over 536870824 bytes`. Calls are handed over in batches split to
+ * fit, however many the program makes at once.
  */
 export type CodeBindingFunction = (args: unknown) => Promise<CodeJsonValue>
 
@@ -108,7 +113,9 @@ export interface CodeRunFailure {
    * - `exception`: the program threw, or did not parse.
    * - `timeout`: the compute budget or the wall-clock ceiling ran out.
    * - `abort`: the signal fired, or the runtime was disposed.
-   * - `worker-exit`: the run's engine died (heap limit reached).
+   * - `worker-exit`: the run's engine died (heap limit reached), or its result or a batch of
+   *   its live logs was longer than one V8 string can hold (~512 MiB, possible only with a
+   *   larger `maxOutputBytes`).
    * - `invalid-output`: the completion was not lossless JSON.
    * - `output-limit`: logs plus completion exceeded `maxOutputBytes`.
    */

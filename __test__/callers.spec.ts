@@ -9,6 +9,11 @@
  * whether any run is left in flight, how much engine CPU is used in the 300 ms after it
  * (an orphaned `for (;;) {}` would use all of it), whether the same runtime still answers
  * `return 1`, and whether `dispose()` resolves.
+ *
+ * The `split` group runs with `CODE_RUNTIME_TEST_HOOKS=1` and
+ * `CODE_RUNTIME_TEST_MAX_EVENT_BYTES=4096`, so the engine splits batches and refuses calls
+ * at the sizes V8's longest string (~512 MiB) imposes, without needing gigabytes; the
+ * `large` group checks the real limit once.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { spawnSync } from 'node:child_process'
@@ -17,7 +22,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CodeRuntimeConfig } from '../index'
 
-type Group = 'main'
+type Group = 'main' | 'split' | 'large'
 
 interface Record_ {
   name: string
@@ -585,6 +590,106 @@ add(
   },
 )
 
+// ─── batches too long for one event (split group: events of at most 4096 bytes) ───────────────
+const TOO_LARGE = 'binding arguments are too large to hand to the host: their JSON is over 4032 bytes'
+add(
+  {
+    name: 'split: 30 calls of 1,000 characters each, in one batch, all reach the host in order',
+    group: 'split',
+    body: String.raw`
+      const seen = []
+      const program = "const s = 'x'.repeat(1000); const ps = []; for (let i = 0; i < 30; i++) ps.push(tools.sink(i + ':' + s)); return (await Promise.all(ps)).join(',')"
+      const r = await h.settle(rt.run({ program, bindings: h.ns({ sink: async (a) => { seen.push(parseInt(a)); return a.length } }) }))
+      return { r, seen }`,
+    check: (o) => {
+      resolvedTo(o.r, { logs: [], value: Array.from({ length: 30 }, (_, i) => 1001 + String(i).length).join(',') })
+      expect(o.seen).toEqual(Array.from({ length: 30 }, (_, i) => i))
+    },
+  },
+  {
+    name: 'split: the issue program at 4 KiB events (30 sinks of an over-long string) rejects each sink and returns',
+    group: 'split',
+    body: String.raw`
+      let sinks = 0
+      const program = "const s = 'x'.repeat(2e4); const out = []; for (let i = 0; i < 30; i++) tools.sink(s).catch((e) => out.push(e.message)); const d = await tools.done(0); return [d, out.length, out[0]]"
+      const r = await h.settle(rt.run({ program, bindings: h.ns({ sink: async () => { sinks++ }, done: async (x) => x }) }))
+      return { r, sinks }`,
+    check: (o) => {
+      resolvedTo(o.r, { logs: [], value: [0, 30, TOO_LARGE] })
+      expect(o.sinks).toBe(0)
+    },
+  },
+  {
+    name: 'split: an argument just within the limit crosses, one byte over rejects',
+    group: 'split',
+    body: String.raw`
+      const program = "const out = []; for (const n of [4030, 4031, 10]) { try { out.push(await tools.len('y'.repeat(n))) } catch (e: any) { out.push(e.message) } } return out"
+      return { r: await h.settle(rt.run({ program, bindings: h.ns({ len: async (a) => a.length }) })) }`,
+    check: (o) => resolvedTo(o.r, { logs: [], value: [4030, TOO_LARGE, 10] }),
+  },
+  {
+    name: "split: the refusal is an instance of the namespace's error class, naming the member",
+    group: 'split',
+    body: String.raw`
+      const program = "try { await tools.big({ s: 'q'.repeat(5000) }) } catch (e: any) { return [e instanceof ToolCallError, e.toolName, e.message] }"
+      return { r: await h.settle(rt.run({ program, bindings: h.ns({ big: async () => 1 }, { errorClass: { name: 'ToolCallError', memberNameProperty: 'toolName' } }) })) }`,
+    check: (o) => resolvedTo(o.r, { logs: [], value: [true, 'big', TOO_LARGE] }),
+  },
+  {
+    name: 'split: 5,000 small calls in one slice all settle',
+    group: 'split',
+    body: String.raw`
+      const program = "const ps = []; for (let i = 0; i < 5000; i++) ps.push(tools.id(i)); const r = await Promise.all(ps); return r.reduce((a, b) => a + b, 0)"
+      return { r: await h.settle(rt.run({ program, bindings: h.ns({ id: async (x) => x }) })) }`,
+    check: (o) => resolvedTo(o.r, { logs: [], value: (4999 * 5000) / 2 }),
+  },
+  {
+    name: 'split: a result too long for one event ends the run as worker-exit, and the host lives',
+    group: 'split',
+    body: `return { r: await h.settle(rt.run({ program: "return 'z'.repeat(5000)", bindings: [] })) }`,
+    check: (o) =>
+      resolvedTo(o.r, { logs: [], error: { kind: 'worker-exit', message: expect.stringMatching(/^the run was stopped: its result came to \d+ bytes of JSON, more than one Node string can hold$/) } }),
+  },
+  {
+    name: 'split: one live log line too long for one event ends the run as worker-exit',
+    group: 'split',
+    body: `return { r: await h.settle(rt.run({ program: "console.log('l'.repeat(5000)); await new Promise((r) => setTimeout(r, 50)); return 1", bindings: [], onLog: () => {} })) }`,
+    check: (o) =>
+      resolvedTo(o.r, { logs: [], error: { kind: 'worker-exit', message: expect.stringMatching(/^the run was stopped: its live logs came to \d+ bytes of JSON/) } }),
+  },
+)
+
+// ─── the real limit: V8's longest string ───────────────────────────────────────────────────────
+add(
+  {
+    name: 'large: 30 calls of a 20 MB string (600 MB in one batch) all reach the host',
+    group: 'large',
+    config: { computeMs: 60_000, maxWallMs: 120_000, maxHeapMb: 2048 },
+    body: String.raw`
+      let total = 0
+      const program = "const s = 'x'.repeat(2e7); for (let i = 0; i < 30; i++) tools.sink(s); return await tools.done(0)"
+      const r = await h.settle(rt.run({ program, bindings: h.ns({ sink: async (a) => { total += a.length }, done: async (x) => x }) }), 110000)
+      return { r, total }`,
+    check: (o) => {
+      resolvedTo(o.r, { logs: [], value: 0 })
+      expect(o.total).toBe(30 * 2e7)
+    },
+  },
+  {
+    name: 'large: one argument longer than a V8 string rejects in the program',
+    group: 'large',
+    config: { computeMs: 60_000, maxWallMs: 120_000, maxHeapMb: 2048 },
+    body: String.raw`
+      let calls = 0
+      const program = "try { await tools.sink('x'.repeat(6e8)); return 'crossed' } catch (e: any) { return e.message }"
+      return { r: await h.settle(rt.run({ program, bindings: h.ns({ sink: async () => { calls++ } }) }), 110000), calls }`,
+    check: (o) => {
+      resolvedTo(o.r, { logs: [], value: 'binding arguments are too large to hand to the host: their JSON is over 536870824 bytes' })
+      expect(o.calls).toBe(0)
+    },
+  },
+)
+
 // ─── the runner ─────────────────────────────────────────────────────────────────────────────
 const RUNNER = String.raw`
 'use strict'
@@ -687,6 +792,8 @@ beforeAll(() => {
   delete env.CODE_RUNTIME_TEST_HOOKS
   delete env.CODE_RUNTIME_TEST_MAX_EVENT_BYTES
   runGroup('main', env)
+  runGroup('split', { ...env, CODE_RUNTIME_TEST_HOOKS: '1', CODE_RUNTIME_TEST_MAX_EVENT_BYTES: '4096' })
+  runGroup('large', env)
 }, 900_000)
 
 afterAll(() => {
@@ -695,13 +802,13 @@ afterAll(() => {
 })
 
 describe('hostile callers and hosts, in child processes', () => {
-  test('the corpus has at least 70 cases', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(70)
+  test('the corpus has at least 80 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(80)
   })
 
   test('every child stays alive through its cases, prints done and exits 0', () => {
     const summary = JSON.stringify(children, null, 2)
-    expect(children.map((c) => c.group), summary).toEqual(['main'])
+    expect(children.map((c) => c.group), summary).toEqual(['main', 'split', 'large'])
     for (const child of children) {
       expect(child.done, summary).toBe(true)
       expect(child.status, summary).toBe(0)

@@ -27,6 +27,7 @@ const PromisePrototype = Promise.prototype
 const { then: promiseThen } = PromisePrototype
 const EVENT_SETTLED = 0
 const EVENT_LOGS = 2
+const EVENT_LOST = 3
 /** Runs whose latency `metrics()` summarises. */
 const LATENCY_WINDOW = 1024
 const RESOLVED = Promise.resolve()
@@ -316,8 +317,9 @@ class CodeRuntime {
 
   /**
    * Events from the engine, each the JSON text `[0, runId, result]` (the run settled),
-   * `[1, runId, [[callId, functionIndex, …], [argument, …]]]` (the program called bindings)
-   * or `[2, runId, [entry, …]]` (live logs).
+   * `[1, runId, [[callId, functionIndex, …], [argument, …]]]` (the program called bindings),
+   * `[2, runId, [entry, …]]` (live logs) or `[3, runId, kind, bytes]` (an event of that kind
+   * was too long to become a string).
    */
   #dispatch(events) {
     for (let i = 0; i < events.length; i++) {
@@ -332,6 +334,7 @@ class CodeRuntime {
       try {
         if (event[0] === EVENT_SETTLED) this.#settled(event[1], event[2])
         else if (event[0] === EVENT_LOGS) this.#liveLogs(event[1], event[2])
+        else if (event[0] === EVENT_LOST) this.#lostEvent(event[1], event[2], event[3])
         else this.#calls(event[1], event[2])
       } catch (error) {
         // Nothing above should throw (caller objects are called guarded); if something
@@ -339,6 +342,23 @@ class CodeRuntime {
         this.#engineFailed(event[1], error)
       }
     }
+  }
+
+  /**
+   * An event of run `runId` was too long to become a JavaScript string (a result or a batch
+   * of live logs over V8's longest string, ~512 MiB: only possible with a larger
+   * `maxOutputBytes`): the run ends as `worker-exit`, and the engine is told to drop it.
+   */
+  #lostEvent(runId, kind, bytes) {
+    if (!this.#runs.has(runId)) return
+    try {
+      native.abort(this.#engineId, runId, 'event lost')
+    } catch {}
+    const what = kind === EVENT_SETTLED ? 'its result' : kind === EVENT_LOGS ? 'its live logs' : 'its binding calls'
+    this.#settled(runId, {
+      logs: [],
+      error: { kind: 'worker-exit', message: `the run was stopped: ${what} came to ${bytes} bytes of JSON, more than one Node string can hold` },
+    })
   }
 
   /**

@@ -23,15 +23,17 @@ use std::time::Duration;
 
 /// Every event a run sends to Node, as one JSON text: `[0, runId, result]` when the run
 /// settled, `[1, runId, [[callId, functionIndex, …], [argument, …]]]` when the program
-/// called bindings (in call order), `[2, runId, [entry, …]]` for live log entries. One `JSON.parse` on the main thread per event, however
-/// many calls it carries. Events wait in a [`Handoff`]; the doorbell below wakes Node for
+/// called bindings (in call order), `[2, runId, [entry, …]]` for live log entries, and
+/// `[3, runId, kind, bytes]` in place of an event too long to become a string (see
+/// [`EventTexts`]). One `JSON.parse` on the main thread per event, however many calls it
+/// carries; batches are split so that each fits in one V8 string. Events wait in a [`Handoff`]; the doorbell below wakes Node for
 /// them unless the main thread is already waiting (see `settleCall`).
 type Events = Handoff<String>;
 
 /// Weak, so an idle engine never keeps Node alive (`index.js` holds a ref'd handle while
 /// runs are in flight). Its callback takes every queued event and passes them to JS as one
 /// array, in order.
-type DoorbellFn = ThreadsafeFunction<(), (), Vec<String>, Status, false, true>;
+type DoorbellFn = ThreadsafeFunction<(), (), EventTexts, Status, false, true>;
 
 /// Called once when `dispose()` has finished; strong, so Node waits for it.
 type DoneFn = ThreadsafeFunction<(), (), (), Status, false, false>;
@@ -39,6 +41,94 @@ type DoneFn = ThreadsafeFunction<(), (), (), Status, false, false>;
 struct NodeHost {
   events: Arc<Events>,
   doorbell: DoorbellFn,
+  /// [`V8_MAX_STRING_BYTES`], or less under a test hook.
+  max_event_bytes: usize,
+}
+
+/// V8's longest string (`v8::String::kMaxLength` on 64-bit platforms), in characters and so
+/// in UTF-8 bytes: a text of at most this many bytes always becomes a string (it has no more
+/// UTF-16 units than bytes), and V8 refuses a longer one without looking at it.
+const V8_MAX_STRING_BYTES: usize = (1 << 29) - 24;
+
+/// Events on their way to JavaScript, as one array of strings. An event that cannot become a
+/// string (too long for V8; binding calls are split and refused so that theirs always fit, so
+/// only a result or log batch past `maxOutputBytes` of more than 512 MiB) is replaced by
+/// `[3, runId, kind, bytes]`, on which `lib/runtime.js` ends that run: the other events still
+/// arrive, and nothing throws on the main thread (a conversion error in the doorbell's
+/// callback would be an uncaught exception).
+pub struct EventTexts {
+  texts: Vec<String>,
+  /// The longest text that may become a string ([`V8_MAX_STRING_BYTES`], or less under a
+  /// test hook).
+  max_bytes: usize,
+}
+
+impl ToNapiValue for EventTexts {
+  unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
+    let mut array = std::ptr::null_mut();
+    // SAFETY: napi-rs calls us on the environment's thread with its live env.
+    check_status!(unsafe { sys::napi_create_array_with_length(env, val.texts.len(), &mut array) })?;
+    for (i, text) in val.texts.iter().enumerate() {
+      // SAFETY: as above; `text` is valid UTF-8 for the length given.
+      let value = match unsafe { js_string(env, text, val.max_bytes) } {
+        Some(value) => value,
+        None => unsafe { js_string(env, &lost_event(text), usize::MAX) }
+          .ok_or_else(|| Error::from_reason("an event could not be handed to JavaScript"))?,
+      };
+      // SAFETY: `array` and `value` are live values of this env.
+      check_status!(unsafe { sys::napi_set_element(env, array, i as u32, value) })?;
+    }
+    Ok(array)
+  }
+}
+
+impl TypeName for EventTexts {
+  fn type_name() -> &'static str {
+    "Array<string>"
+  }
+
+  fn value_type() -> ValueType {
+    ValueType::Object
+  }
+}
+
+/// `text` as a JavaScript string, or `None` when it is over `max_bytes` or V8 cannot hold it
+/// (any exception the attempt left pending is cleared).
+///
+/// # Safety
+/// `env` is a live environment, used on its thread.
+unsafe fn js_string(env: sys::napi_env, text: &str, max_bytes: usize) -> Option<sys::napi_value> {
+  if text.len() > max_bytes.min(V8_MAX_STRING_BYTES) {
+    return None;
+  }
+  let mut value = std::ptr::null_mut();
+  // SAFETY: the caller's env; the pointer and length describe `text`'s bytes.
+  let status = unsafe {
+    sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
+  };
+  if status == sys::Status::napi_ok {
+    return Some(value);
+  }
+  let mut pending = false;
+  // SAFETY: the caller's env; `pending` and `exception` are written by Node-API.
+  unsafe {
+    sys::napi_is_exception_pending(env, &mut pending);
+    if pending {
+      let mut exception = std::ptr::null_mut();
+      sys::napi_get_and_clear_last_exception(env, &mut exception);
+    }
+  }
+  None
+}
+
+/// `[3, runId, kind, bytes]` for an event of `kind` that could not become a string: the
+/// kind and run id are the first two fields of every event's text (0, which no run has, if
+/// the id cannot be read).
+fn lost_event(text: &str) -> String {
+  let mut fields = text.get(1..).unwrap_or_default().splitn(3, ',');
+  let kind = fields.next().and_then(|k| k.parse::<u8>().ok()).unwrap_or(0);
+  let run = fields.next().and_then(|r| r.parse::<u64>().ok()).unwrap_or(0);
+  format!("[3,{run},{kind},{}]", text.len())
 }
 
 impl NodeHost {
@@ -60,6 +150,10 @@ impl NodeHost {
 }
 
 impl Host for NodeHost {
+  fn max_event_bytes(&self) -> usize {
+    self.max_event_bytes
+  }
+
   fn logs(&self, run: RunId, entries_json: String) {
     self.send_event(2, run, entries_json);
   }
@@ -113,6 +207,7 @@ static NEXT_ENGINE: AtomicU32 = AtomicU32::new(1);
 struct Registered {
   engine: Arc<Engine>,
   events: Arc<Events>,
+  max_event_bytes: usize,
 }
 
 fn registered(id: u32) -> Option<Registered> {
@@ -126,12 +221,12 @@ fn engine(id: u32) -> Option<Arc<Engine>> {
 /// Events that arrive within `wait_micros` of now, taken directly (none when it is 0). The
 /// caller just answered a run that usually calls again within microseconds: waiting for
 /// that call here is cheaper than letting it ring the doorbell and waking the event loop.
-fn take_soon(events: &Events, wait_micros: u32) -> Option<Vec<String>> {
+fn take_soon(r: &Registered, wait_micros: u32) -> Option<EventTexts> {
   if wait_micros == 0 {
     return None;
   }
-  let taken = events.wait_and_take(Duration::from_micros(u64::from(wait_micros.min(1_000))));
-  (!taken.is_empty()).then_some(taken)
+  let taken = r.events.wait_and_take(Duration::from_micros(u64::from(wait_micros.min(1_000))));
+  (!taken.is_empty()).then_some(EventTexts { texts: taken, max_bytes: r.max_event_bytes })
 }
 
 /// The native engine behind `CodeRuntime`. Not part of the public API.
@@ -254,7 +349,7 @@ fn binding_specs(bindings: Vec<NativeBinding>) -> Vec<BindingSpec> {
 
 /// The host's answer to one binding call (the common case of `settleCalls`, without the
 /// arrays). Returns the events that arrived within `waitMicros` (see [`take_soon`]).
-#[napi(catch_unwind)]
+#[napi(catch_unwind, ts_return_type = "Array<string> | null")]
 pub fn settle_call(
   engine_id: u32,
   run_id: f64,
@@ -262,19 +357,19 @@ pub fn settle_call(
   ok: bool,
   text: String,
   wait_micros: u32,
-) -> Option<Vec<String>> {
+) -> Option<EventTexts> {
   test_hooks::panic_if_asked(&text, test_hooks::EDGE_PANIC, "settleCall");
   let r = registered(engine_id)?;
   let outcome = if ok { Ok(text) } else { Err(text) };
   r.engine.settle_call(run_id as RunId, call_id, outcome);
-  take_soon(&r.events, wait_micros)
+  take_soon(&r, wait_micros)
 }
 
 /// The host's answers to binding calls, in one crossing: `oks[i]` says whether call
 /// `callIds[i]` resolved; the resolutions are the elements of `valuesJson` (a JSON array)
 /// in order, the rejection messages those of `messages`. Returns the events that arrived
 /// within `waitMicros`.
-#[napi(catch_unwind)]
+#[napi(catch_unwind, ts_return_type = "Array<string> | null")]
 pub fn settle_calls(
   engine_id: u32,
   run_id: f64,
@@ -283,7 +378,7 @@ pub fn settle_calls(
   values_json: String,
   messages: Vec<String>,
   wait_micros: u32,
-) -> Option<Vec<String>> {
+) -> Option<EventTexts> {
   test_hooks::panic_if_asked(&values_json, test_hooks::EDGE_PANIC, "settleCalls");
   messages
     .iter()
@@ -291,7 +386,7 @@ pub fn settle_calls(
   let r = registered(engine_id)?;
   let calls = call_ids.iter().zip(oks.iter()).map(|(&id, &ok)| (id, ok != 0)).collect();
   r.engine.settle_batch(run_id as RunId, SettleBatch { calls, values_json, messages });
-  take_soon(&r.events, wait_micros)
+  take_soon(&r, wait_micros)
 }
 
 /// Ends a run as `abort` with `reason` as its message.
@@ -307,18 +402,23 @@ pub fn abort(engine_id: u32, run_id: f64, reason: String) {
 impl NativeEngine {
   /// `threads`: pool threads kept ready; `onEvents(events)` receives queued events (see
   /// [`Events`]) when they were not taken by `settleCall`/`settleCalls`.
-  #[napi(constructor, catch_unwind)]
-  pub fn new(threads: u32, on_events: Function<Vec<String>, ()>) -> Result<Self> {
+  #[napi(
+    constructor,
+    catch_unwind,
+    ts_args_type = "threads: number, onEvents: (arg: Array<string>) => void"
+  )]
+  pub fn new(threads: u32, on_events: Function<EventTexts, ()>) -> Result<Self> {
     let events = Arc::new(Events::default());
     let for_doorbell = events.clone();
-    let doorbell: DoorbellFn = on_events
-      .build_threadsafe_function::<()>()
-      .weak::<true>()
-      .build_callback(move |_| Ok(for_doorbell.answer_doorbell()))?;
-    let host = Arc::new(NodeHost { events: events.clone(), doorbell });
+    let max_event_bytes = test_hooks::max_event_bytes().unwrap_or(V8_MAX_STRING_BYTES);
+    let doorbell: DoorbellFn =
+      on_events.build_threadsafe_function::<()>().weak::<true>().build_callback(move |_| {
+        Ok(EventTexts { texts: for_doorbell.answer_doorbell(), max_bytes: max_event_bytes })
+      })?;
+    let host = Arc::new(NodeHost { events: events.clone(), doorbell, max_event_bytes });
     let engine = Arc::new(Engine::new(EngineConfig { threads: threads as usize }, host));
     let id = NEXT_ENGINE.fetch_add(1, Ordering::Relaxed);
-    let entry = Registered { engine: engine.clone(), events };
+    let entry = Registered { engine: engine.clone(), events, max_event_bytes };
     ENGINES.write().unwrap_or_else(|p| p.into_inner()).insert(id, entry);
     Ok(NativeEngine { id, engine })
   }

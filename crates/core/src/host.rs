@@ -16,6 +16,28 @@ pub trait Host: Send + Sync + 'static {
   /// of strings; delivered before the calls of the same slice and before the result. Entries
   /// past the output cap are not delivered.
   fn logs(&self, _run: RunId, _entries_json: String) {}
+  /// The longest text the host can take as one event: a `calls` batch counts each call's
+  /// argument JSON plus [`CALL_ENVELOPE_BYTES`], and [`BATCH_ENVELOPE_BYTES`] once; a `logs`
+  /// batch its entries, a comma each, and the envelope. Batches are split to fit, and a call
+  /// whose argument cannot fit even alone rejects in the program instead of reaching the
+  /// host. Node's limit is V8's longest string.
+  fn max_event_bytes(&self) -> usize {
+    usize::MAX
+  }
+}
+
+/// What one call adds to a `calls` event besides its argument JSON: its call id and function
+/// index (up to 10 digits each) and three separators.
+pub const CALL_ENVELOPE_BYTES: usize = 24;
+
+/// What a `calls` or `logs` event adds once: its kind, the run id (up to 20 digits) and the
+/// brackets and separators around its lists.
+pub const BATCH_ENVELOPE_BYTES: usize = 40;
+
+/// The longest argument JSON one binding call may carry to a host whose events are at most
+/// `max_event_bytes` long.
+pub fn max_argument_bytes(max_event_bytes: usize) -> usize {
+  max_event_bytes.saturating_sub(CALL_ENVELOPE_BYTES + BATCH_ENVELOPE_BYTES)
 }
 
 /// One binding call on its way to the host.

@@ -9,6 +9,13 @@ pub const COMPLETION_NOT_LOSSLESS: &str = "program completion must be lossless J
 /// A binding call whose argument is not lossless JSON.
 pub const BINDING_ARGS_NOT_LOSSLESS: &str = "binding arguments must be lossless JSON";
 
+/// A binding call whose argument's JSON is longer than the host can take in one piece.
+pub fn binding_args_too_large(max_bytes: usize) -> String {
+  format!(
+    "binding arguments are too large to hand to the host: their JSON is over {max_bytes} bytes"
+  )
+}
+
 /// A host resolution that is not lossless JSON.
 pub const BINDING_RESOLUTION_NOT_LOSSLESS: &str = "binding resolution must be lossless JSON";
 

@@ -1,10 +1,11 @@
-//! Forced panics for the tests that prove a Rust panic never crosses into Node.
+//! Forced panics for the tests that prove a Rust panic never crosses into Node, and a
+//! smaller event size for the tests that split call batches.
 //!
 //! Off unless the process starts with `CODE_RUNTIME_TEST_HOOKS=1` (read once). When on, a
 //! text handed to the engine that contains [`EDGE_PANIC`] — a program, a binding's answer,
 //! an abort reason — makes the Node-API function that receives it panic; a program that
-//! contains [`ENGINE_PANIC`] panics on its pool thread. Nothing else changes; the check
-//! costs one cached boolean.
+//! contains [`ENGINE_PANIC`] panics on its pool thread; [`max_event_bytes`] may lower the
+//! edge's event size. Nothing else changes; the check costs one cached boolean.
 
 use std::sync::LazyLock;
 
@@ -21,4 +22,17 @@ pub fn panic_if_asked(text: &str, marker: &str, place: &str) {
   if *ENABLED && text.contains(marker) {
     panic!("test hook: forced panic in {place}");
   }
+}
+
+/// With hooks on, `CODE_RUNTIME_TEST_MAX_EVENT_BYTES=<n>` makes the Node-API edge take events
+/// of at most `n` bytes instead of V8's longest string, so tests can split batches and refuse
+/// calls at sizes that do not need gigabytes (read once).
+pub fn max_event_bytes() -> Option<usize> {
+  static MAX: LazyLock<Option<usize>> = LazyLock::new(|| {
+    if !*ENABLED {
+      return None;
+    }
+    std::env::var("CODE_RUNTIME_TEST_MAX_EVENT_BYTES").ok()?.parse().ok()
+  });
+  *MAX
 }

@@ -1221,3 +1221,122 @@ fn hot_runs_beyond_the_cores_all_progress_and_stop_when_aborted() {
     assert_eq!(json, r#"{"logs":[],"error":{"kind":"abort","message":"enough"}}"#);
   }
 }
+
+/// A host that takes events of at most `max` bytes, answering every call with its argument's
+/// length and recording each batch's event size.
+struct Bounded {
+  max: usize,
+  engine: std::sync::OnceLock<std::sync::Weak<Engine>>,
+  batches: Mutex<Vec<(usize, Vec<u32>)>>,
+  /// Each live-log event's length and entries.
+  logs: Mutex<Vec<(usize, Vec<String>)>>,
+  settled: Mutex<mpsc::Sender<String>>,
+}
+
+impl Host for Bounded {
+  fn settled(&self, _run: RunId, result_json: String) {
+    let _ = lock(&self.settled).send(result_json);
+  }
+  fn calls(&self, run: RunId, batch: Vec<HostCall>) {
+    let bytes = host::BATCH_ENVELOPE_BYTES
+      + batch.iter().map(|c| c.args_json.len() + host::CALL_ENVELOPE_BYTES).sum::<usize>();
+    lock(&self.batches).push((bytes, batch.iter().map(|c| c.call).collect()));
+    let Some(engine) = self.engine.get().and_then(std::sync::Weak::upgrade) else { return };
+    for c in batch {
+      engine.settle_call(run, c.call, Ok(c.args_json.len().to_string()));
+    }
+  }
+  fn max_event_bytes(&self) -> usize {
+    self.max
+  }
+  fn logs(&self, _run: RunId, entries_json: String) {
+    let entries: Vec<String> = serde_json::from_str(&entries_json).unwrap();
+    lock(&self.logs).push((entries_json.len() + host::BATCH_ENVELOPE_BYTES, entries));
+  }
+}
+
+fn run_bounded(program: &str, max: usize) -> (serde_json::Value, Vec<(usize, Vec<u32>)>) {
+  let (v, batches, _) = run_bounded_with(program, max, false);
+  (v, batches)
+}
+
+#[allow(clippy::type_complexity)]
+fn run_bounded_with(
+  program: &str,
+  max: usize,
+  live_logs: bool,
+) -> (serde_json::Value, Vec<(usize, Vec<u32>)>, Vec<(usize, Vec<String>)>) {
+  let (tx, rx) = mpsc::channel();
+  let host = Arc::new(Bounded {
+    max,
+    engine: Default::default(),
+    batches: Default::default(),
+    logs: Default::default(),
+    settled: Mutex::new(tx),
+  });
+  let engine = Arc::new(Engine::new(EngineConfig { threads: 1 }, host.clone()));
+  let _ = host.engine.set(Arc::downgrade(&engine));
+  let spec =
+    BindingSpec { global: "tools".into(), members: vec!["sink".into()], error_class: None };
+  engine
+    .start_with(program.into(), vec![spec], Limits::default(), RunOptions { live_logs })
+    .unwrap();
+  let json = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+  let batches = std::mem::take(&mut *lock(&host.batches));
+  let logs = std::mem::take(&mut *lock(&host.logs));
+  (serde_json::from_str(&json).unwrap(), batches, logs)
+}
+
+#[test]
+fn live_log_batches_too_long_for_one_host_event_are_split_in_order() {
+  let max = 4096;
+  let (v, _, logs) = run_bounded_with(
+    "for (let i = 0; i < 40; i++) console.log(String(i).padEnd(500, '.')); return 1",
+    max,
+    true,
+  );
+  assert_eq!(v["value"], 1);
+  assert!(logs.len() >= 5, "{} events", logs.len());
+  assert!(
+    logs.iter().all(|(bytes, _)| *bytes <= max),
+    "{:?}",
+    logs.iter().map(|l| l.0).collect::<Vec<_>>()
+  );
+  let lines: Vec<String> = logs.into_iter().flat_map(|(_, entries)| entries).collect();
+  let expected: Vec<String> = (0..40).map(|i| format!("{i:.<500}")).collect();
+  assert_eq!(lines, expected, "every entry once, in order");
+}
+
+#[test]
+fn call_batches_too_long_for_one_host_event_are_split_in_order() {
+  let max = 1000;
+  // 40 calls of 100-character strings (102 bytes of JSON each) in one slice.
+  let (v, batches) = run_bounded(
+    "const ps = []; for (let i = 0; i < 40; i++) ps.push(tools.sink('y'.repeat(100))); \
+     return (await Promise.all(ps)).reduce((a, b) => a + b, 0)",
+    max,
+  );
+  assert_eq!(v, serde_json::json!({ "logs": [], "value": 40 * 102 }));
+  assert!(batches.len() > 4, "{batches:?}");
+  assert!(batches.iter().all(|(bytes, _)| *bytes <= max), "{batches:?}");
+  let ids: Vec<u32> = batches.iter().flat_map(|(_, ids)| ids.clone()).collect();
+  assert_eq!(ids, (1..=40).collect::<Vec<u32>>(), "every call once, in order");
+}
+
+#[test]
+fn a_call_whose_argument_cannot_fit_in_a_host_event_rejects_in_the_program() {
+  let max = 1000;
+  let limit = host::max_argument_bytes(max);
+  let program = format!(
+    "const out = []; \
+     for (const n of [{fits}, {over}, 10, 5000]) {{ \
+       try {{ out.push(await tools.sink('z'.repeat(n))) }} catch (e) {{ out.push(e.message) }} \
+     }} return out",
+    fits = limit - 2,
+    over = limit - 1,
+  );
+  let (v, batches) = run_bounded(&program, max);
+  let refused = messages::binding_args_too_large(limit);
+  assert_eq!(v, serde_json::json!({ "logs": [], "value": [limit, refused, 12, refused] }));
+  assert_eq!(batches.len(), 2, "only the calls that fit reach the host: {batches:?}");
+}

@@ -264,23 +264,32 @@ fn call<'js, W: BindingsWorld>(
   args: &[Value<'js>],
 ) -> rquickjs::Result<Value<'js>> {
   let promise = raw::pending_promise(ctx)?;
+  // The host takes each call's argument as part of one text (a V8 string in Node): a longer
+  // one rejects here, before anything of it is queued.
+  let max_bytes = shared.outbox().max_argument_bytes();
   let json = match args {
     [arg] => bridge::to_json(
       ctx.as_raw().as_ptr(),
       arg.as_raw(),
       shared.shapes().get(),
       &shared.control(),
-      u64::MAX,
+      u64::try_from(max_bytes).unwrap_or(u64::MAX),
     ),
     _ => Err(Refusal::NotLossless),
   };
+  let refused = |message: &str| -> rquickjs::Result<Value<'js>> {
+    let e = make_error(ctx, shared, index, message)?;
+    raw::settle_promise(ctx, &promise, &e, true);
+    Ok(promise.clone())
+  };
   let json = match json {
-    Ok(Some(json)) => json,
-    Ok(None) | Err(Refusal::NotLossless) | Err(Refusal::TooLarge) => {
-      let e = make_error(ctx, shared, index, messages::BINDING_ARGS_NOT_LOSSLESS)?;
-      raw::settle_promise(ctx, &promise, &e, true);
-      return Ok(promise);
+    // The walk looks at the length between values: the last one may have gone past it.
+    Ok(Some(json)) if json.len() > max_bytes => {
+      return refused(&messages::binding_args_too_large(max_bytes))
     }
+    Ok(Some(json)) => json,
+    Ok(None) | Err(Refusal::NotLossless) => return refused(messages::BINDING_ARGS_NOT_LOSSLESS),
+    Err(Refusal::TooLarge) => return refused(&messages::binding_args_too_large(max_bytes)),
     // The run is being stopped; the promise never settles and the run ends from its cause.
     Err(Refusal::Stopped) => return Ok(promise),
   };

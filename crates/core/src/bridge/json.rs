@@ -401,10 +401,19 @@ impl Walker<'_> {
       }
       qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => {
         let out = &mut self.out;
-        if raw::with_latin1_chars(v, |chars| write_json_latin1(out, chars)).is_none() {
-          raw::with_string_bytes(self.ctx, v, |bytes| write_json_bytes(out, bytes))
-            .ok_or(Refusal::NotLossless)?;
-        }
+        // A string's JSON is at least its bytes and two quotes: one that cannot fit is
+        // refused before anything of it is written (a 600 MB argument costs no 600 MB copy).
+        let room = self.max_bytes.saturating_sub(out.len() as u64);
+        let fits = |len: usize| (len as u64).saturating_add(2) <= room;
+        let written =
+          match raw::with_latin1_chars(v, |c| fits(c.len()).then(|| write_json_latin1(out, c))) {
+            Some(written) => written,
+            None => raw::with_string_bytes(self.ctx, v, |b| {
+              fits(b.len()).then(|| write_json_bytes(out, b))
+            })
+            .ok_or(Refusal::NotLossless)?,
+          };
+        written.ok_or(Refusal::TooLarge)?;
       }
       qjs::JS_TAG_OBJECT => self.open(v)?,
       _ => return Err(Refusal::NotLossless),
