@@ -285,6 +285,54 @@ describe('atob and btoa', () => {
   ])
 })
 
+describe('structuredClone: transfer, resizable buffers, out-of-bounds views', () => {
+  sameFor([
+    ['a transferred ArrayBuffer is detached and its clone has the bytes', `const ab = new Uint8Array([1, 2, 3]).buffer
+      const c = structuredClone({ ab, again: ab }, { transfer: [ab] }); return [ab.byteLength, attempt(() => new Uint8Array(ab)).threw?.name, Array.from(new Uint8Array(c.ab)), c.ab === c.again]`],
+    ['views of a transferred buffer share the clone of it', `const ab = new ArrayBuffer(8); const v = new Uint16Array(ab, 2, 2); v[0] = 7
+      const c = structuredClone([v, ab], { transfer: [ab] }); return [c[0].buffer === c[1], c[0][0], c[0].byteOffset, ab.byteLength]`],
+    ['a failed clone leaves the transfer list attached', `const ab = new ArrayBuffer(4); const r = attempt(() => structuredClone({ ab, f() {} }, { transfer: [ab] })); return [r.threw.name, ab.byteLength]`],
+    ['transfer: no list, an empty list and non-object options', `return [structuredClone(1, {}), structuredClone(2, { transfer: [] }), structuredClone(3, undefined), attempt(() => structuredClone(4, { transfer: 5 })).threw.name]`],
+  ])
+
+  // Node 20 throws a TypeError for a plain object and transfers a detached buffer again; the
+  // HTML standard (and WPT) make both DataCloneErrors.
+  test('a plain object, a duplicate or a detached buffer in the transfer list is a DataCloneError', async () => {
+    const r = await run(`const ab = new ArrayBuffer(1); const gone = new ArrayBuffer(1); structuredClone(gone, { transfer: [gone] })
+      return [[{}], [ab, ab], [gone], [new SharedArrayBuffer(1)]].map((transfer) => { try { structuredClone(1, { transfer }); return 'cloned' } catch (e) { return [e.name, e.code, e.message] } })`)
+    expect(r).toEqual({ logs: [], value: [
+      ['DataCloneError', 25, 'Value not transferable'],
+      ['DataCloneError', 25, 'Duplicate ArrayBuffer in the transfer list.'],
+      ['DataCloneError', 25, 'An ArrayBuffer is detached and could not be cloned.'],
+      ['DataCloneError', 25, 'Value not transferable'],
+    ] }) // prettier-ignore
+  })
+
+  test('resizable buffers keep their maximum; length-tracking views keep tracking; out-of-bounds views are DataCloneErrors', async () => {
+    const r = await run(`const ab = new ArrayBuffer(16, { maxByteLength: 1024 }); new Uint8Array(ab)[3] = 9
+      const c = structuredClone(ab)
+      const tracking = structuredClone(new Uint8Array(ab)); tracking.buffer.resize(32)
+      const fixed = structuredClone(new Uint8Array(ab, 4, 4)); fixed.buffer.resize(64)
+      const dv = structuredClone(new DataView(ab, 2)); dv.buffer.resize(20)
+      const full = new ArrayBuffer(8, { maxByteLength: 8 }); const ft = structuredClone(new Uint32Array(full)); ft.buffer.resize(4)
+      const moved = new ArrayBuffer(16, { maxByteLength: 64 }); const mt = structuredClone(new Int16Array(moved), { transfer: [moved] }); mt.buffer.resize(32)
+      const oob = new ArrayBuffer(16, { maxByteLength: 1024 }); const ta = new Uint8Array(oob, 8); const dv2 = new DataView(oob, 8); oob.resize(0)
+      const errs = [() => structuredClone(ta), () => structuredClone(dv2), () => structuredClone(ta, { transfer: [oob] })].map((f) => { try { f(); return 'cloned' } catch (e) { return e.name } })
+      return [c.resizable, c.maxByteLength, c.byteLength, new Uint8Array(c)[3], ab.byteLength, new Uint8Array(ab)[3], tracking.length, fixed.length, dv.byteLength,
+        ft.length, full.byteLength, moved.byteLength, mt.length, mt.buffer.maxByteLength, errs, oob.byteLength]`)
+    expect(r).toEqual({ logs: [], value: [true, 1024, 16, 9, 16, 9, 32, 4, 18, 1, 8, 0, 16, 64, ['DataCloneError', 'DataCloneError', 'DataCloneError'], 0] })
+  })
+
+  test('a growable SharedArrayBuffer grows up to its maximum, within the heap limit', async () => {
+    const r = await run(`const s = new SharedArrayBuffer(4, { maxByteLength: 64 }); new Uint8Array(s)[0] = 5; s.grow(32)
+      let tooFar; try { s.grow(65) } catch (e) { tooFar = e.name }
+      return [s.growable, s.byteLength, s.maxByteLength, new Uint8Array(s)[0], new Uint8Array(s)[31], tooFar, new SharedArrayBuffer(8).growable]`)
+    expect(r).toEqual({ logs: [], value: [true, 32, 64, 5, 0, 'RangeError', false] })
+    const huge = await runOn(runtime({ maxHeapMb: 16 }), `const s = new SharedArrayBuffer(1, { maxByteLength: 1024 * 1024 * 1024 }); return s.maxByteLength`)
+    expect(huge.error?.kind).toBe('worker-exit')
+  })
+})
+
 describe('structuredClone', () => {
   sameFor([
     ['plain objects', `return shape(structuredClone({ a: 1, b: 'x', c: null, d: true, e: [1, 2], f: { g: undefined, h: -0, i: NaN } }))`],
@@ -369,6 +417,20 @@ describe('time, microtasks and randomness', () => {
       setTimeout(() => order.push('timer'), 0); order.push('sync'); await new Promise((r) => setTimeout(r, 5)); return order`],
     ['queueMicrotask rejects a non-function', `return attempt(() => queueMicrotask(1)).threw.name`],
   ])
+
+  // Node reports a throw from a queueMicrotask callback as an uncaught exception, as it does one
+  // from a timer callback: the run fails the same way, with the thrown error.
+  test.each([
+    ['queueMicrotask', `queueMicrotask(() => { throw new TypeError('from a microtask') }); await new Promise((r) => setTimeout(r, 5)); return 1`, 'TypeError: from a microtask'],
+    ['setTimeout', `setTimeout(() => { throw new TypeError('from a timer') }); await new Promise((r) => setTimeout(r, 5)); return 1`, 'TypeError: from a timer'],
+    ['queueMicrotask inside a timer', `setTimeout(() => queueMicrotask(() => { throw new RangeError('nested') })); await new Promise((r) => setTimeout(r, 5)); return 1`, 'RangeError: nested'],
+    ['queueMicrotask after the program returned', `queueMicrotask(() => { throw new Error('late') }); return 1`, 'Error: late'],
+  ])('a throw inside a %s callback fails the run', async (_, program, message) => {
+    const r = await run(program)
+    expect(r.value).toBeUndefined()
+    expect(r.error?.kind).toBe('exception')
+    expect(r.error?.message.split('\n')[0]).toBe(message)
+  })
 
   test('Math.random gives different first values in two runs', async () => {
     const [a, b] = await Promise.all([inSandbox(`return Math.random()`), inSandbox(`return Math.random()`)])

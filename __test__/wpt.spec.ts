@@ -16,6 +16,7 @@ const AT_LEAST_NODE = [
   'URL host parsing (IDNA, toASCII)',
   'URL setters',
   'URLSearchParams',
+  'structuredClone',
   'other encodings',
   'TextEncoder/TextDecoder (UTF-8)',
   'atob/btoa, crypto, queueMicrotask, timers, performance.now',

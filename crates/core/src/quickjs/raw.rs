@@ -533,3 +533,60 @@ pub(crate) unsafe fn arg(argc: i32, argv: *mut qjs::JSValue, i: i32) -> qjs::JSV
     qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)
   }
 }
+
+/// Bytes in front of a SharedArrayBuffer's memory: its reference count.
+const SAB_HEADER: usize = 16;
+
+/// QuickJS's SharedArrayBuffer allocator hooks, which growable SharedArrayBuffers need (it
+/// commits their maximum size up front): the memory comes from the runtime's own allocator,
+/// so it counts against the run's heap limit, with a reference count in front for the
+/// engine's `sab_dup`/`sab_free`. A runtime is used by one thread at a time, so the count
+/// needs no atomics.
+pub(crate) fn install_sab_allocator(rt: *mut qjs::JSRuntime) {
+  let funcs = qjs::JSSharedArrayBufferFunctions {
+    sab_alloc: Some(sab_alloc),
+    sab_free: Some(sab_free),
+    sab_dup: Some(sab_dup),
+    sab_opaque: rt as *mut std::ffi::c_void,
+  };
+  // SAFETY: `rt` is a live runtime; QuickJS copies the struct.
+  unsafe { qjs::JS_SetSharedArrayBufferFunctions(rt, &funcs) }
+}
+
+unsafe extern "C" fn sab_alloc(
+  opaque: *mut std::ffi::c_void,
+  size: qjs::size_t,
+) -> *mut std::ffi::c_void {
+  let Some(total) = (size as usize).checked_add(SAB_HEADER) else { return std::ptr::null_mut() };
+  // SAFETY: `opaque` is the runtime the hooks were installed on; js_malloc_rt returns null
+  // or at least `total` bytes, aligned for any scalar.
+  unsafe {
+    let base = qjs::js_malloc_rt(opaque as *mut qjs::JSRuntime, total as _) as *mut u8;
+    if base.is_null() {
+      return std::ptr::null_mut();
+    }
+    (base as *mut usize).write(1);
+    base.add(SAB_HEADER) as *mut std::ffi::c_void
+  }
+}
+
+unsafe extern "C" fn sab_dup(_opaque: *mut std::ffi::c_void, ptr: *mut std::ffi::c_void) {
+  // SAFETY: `ptr` came from sab_alloc, so its count is SAB_HEADER bytes before it.
+  unsafe {
+    let count = (ptr as *mut u8).sub(SAB_HEADER) as *mut usize;
+    *count += 1;
+  }
+}
+
+unsafe extern "C" fn sab_free(opaque: *mut std::ffi::c_void, ptr: *mut std::ffi::c_void) {
+  // SAFETY: as in sab_dup; the block is freed with the allocator that made it once its last
+  // holder lets it go.
+  unsafe {
+    let base = (ptr as *mut u8).sub(SAB_HEADER);
+    let count = base as *mut usize;
+    *count -= 1;
+    if *count == 0 {
+      qjs::js_free_rt(opaque as *mut qjs::JSRuntime, base as *mut std::ffi::c_void);
+    }
+  }
+}

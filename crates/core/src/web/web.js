@@ -441,8 +441,84 @@
 
   const ERROR_TYPES = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError }
 
+  // ArrayBuffer internals read through the intrinsic accessors (a program's own
+  // `byteLength` getters on a buffer do not change what is cloned).
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get
+  const abByteLength = getter(ArrayBuffer.prototype, 'byteLength')
+  const abMaxByteLength = getter(ArrayBuffer.prototype, 'maxByteLength')
+  const abResizable = getter(ArrayBuffer.prototype, 'resizable')
+  const abDetached = getter(ArrayBuffer.prototype, 'detached')
+  const abResize = ArrayBuffer.prototype.resize
+  const abTransfer = ArrayBuffer.prototype.transfer
+  const taBuffer = getter(TypedArray.prototype, 'buffer')
+  const taByteOffset = getter(TypedArray.prototype, 'byteOffset')
+  const taLength = getter(TypedArray.prototype, 'length')
+  const taByteLength = getter(TypedArray.prototype, 'byteLength')
+  const taSubarray = TypedArray.prototype.subarray
+  const dvBuffer = getter(DataView.prototype, 'buffer')
+  const dvByteOffset = getter(DataView.prototype, 'byteOffset')
+  const dvByteLength = getter(DataView.prototype, 'byteLength')
+  const call = (f, self, ...a) => Reflect.apply(f, self, a)
+  const cloneError = (message) => domError(message, 'DataCloneError')
+
+  /** A copy of an ArrayBuffer's bytes, resizable with the same maximum when it is. */
+  function copyBuffer(ab) {
+    if (call(abDetached, ab)) throw cloneError('An ArrayBuffer is detached and could not be cloned.')
+    const length = call(abByteLength, ab)
+    const copy = call(abResizable, ab) ? new ArrayBuffer(length, { maxByteLength: call(abMaxByteLength, ab) }) : new ArrayBuffer(length)
+    new Uint8Array(copy).set(new Uint8Array(ab, 0, length))
+    return copy
+  }
+
+  /**
+   * Whether a view over a resizable buffer tracks its length: it grows when the buffer does
+   * (probed by growing, or else shrinking, the buffer by one element of `step` bytes and restoring it).
+   */
+  function tracksLength(ab, step, readLength) {
+    const length = call(abByteLength, ab)
+    const before = readLength()
+    if (length + step <= call(abMaxByteLength, ab)) {
+      call(abResize, ab, length + step)
+      const after = readLength()
+      call(abResize, ab, length)
+      return after !== before
+    }
+    if (length < step) return false
+    const tail = new Uint8Array(ab, length - step, step).slice()
+    call(abResize, ab, length - step)
+    let after
+    try {
+      after = readLength()
+    } catch {
+      after = 0 // a fixed-length DataView out of bounds
+    }
+    call(abResize, ab, length)
+    new Uint8Array(ab, length - step, step).set(tail)
+    // A fixed-length typed array out of bounds reads as empty; a tracking one shrank.
+    return after !== 0 && after !== before
+  }
+
   function structuredClone(...args) {
     if (args.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The value argument must be specified')
+    const options = args[1]
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "options" argument must be of type object. ${received(options)}`)
+    }
+    const transferList = options?.transfer
+    const transfer = []
+    if (transferList !== undefined) {
+      if (transferList === null || (typeof transferList !== 'object' && typeof transferList !== 'function') || typeof transferList[Symbol.iterator] !== 'function') {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options.transfer" property must be of type Array-like object.')
+      }
+      for (const item of transferList) {
+        if (Object.prototype.toString.call(item) !== '[object ArrayBuffer]' || !(item instanceof ArrayBuffer)) {
+          throw cloneError('Value not transferable')
+        }
+        if (transfer.includes(item)) throw cloneError('Duplicate ArrayBuffer in the transfer list.')
+        if (call(abDetached, item)) throw cloneError('An ArrayBuffer is detached and could not be cloned.')
+        transfer.push(item)
+      }
+    }
     const seen = new Map()
     // An explicit work list: deep values clone without deep native recursion.
     const work = []
@@ -481,7 +557,7 @@
           copy = Object(value.valueOf())
           break
         case '[object ArrayBuffer]':
-          copy = value.slice(0)
+          copy = copyBuffer(value)
           break
         case '[object Map]':
           copy = new Map()
@@ -511,10 +587,31 @@
         default:
           if (value instanceof TypedArray) {
             const Ctor = value.constructor
-            const buffer = cloneShallow(value.buffer)
-            copy = new Ctor(buffer, value.byteOffset, value.length)
+            const ab = call(taBuffer, value)
+            // Out of bounds (its buffer shrank under it): subarray(0) cannot make its view.
+            try {
+              call(taSubarray, value, 0)
+            } catch {
+              throw cloneError('An ArrayBuffer is detached and could not be cloned.')
+            }
+            const offset = call(taByteOffset, value)
+            const length = call(taLength, value)
+            const element = length > 0 ? call(taByteLength, value) / length : 8
+            const tracks = call(abResizable, ab) && tracksLength(ab, element, () => call(taLength, value))
+            const buffer = cloneShallow(ab)
+            copy = tracks ? new Ctor(buffer, offset) : new Ctor(buffer, offset, length)
           } else if (value instanceof DataView) {
-            copy = new DataView(cloneShallow(value.buffer), value.byteOffset, value.byteLength)
+            const ab = call(dvBuffer, value)
+            let offset, length
+            try {
+              offset = call(dvByteOffset, value)
+              length = call(dvByteLength, value)
+            } catch {
+              throw cloneError('An ArrayBuffer is detached and could not be cloned.')
+            }
+            const tracks = call(abResizable, ab) && tracksLength(ab, 1, () => call(dvByteLength, value))
+            const buffer = cloneShallow(ab)
+            copy = tracks ? new DataView(buffer, offset) : new DataView(buffer, offset, length)
           } else if (tag === '[object Object]' || tag === '[object Arguments]') {
             copy = {}
             seen.set(value, copy)
@@ -541,6 +638,9 @@
         target[item[1]] = cloneShallow(item[2])
       }
     }
+    // Transferred buffers are detached once the whole value has cloned (their clones above
+    // took their bytes, resizability and maximum).
+    for (const ab of transfer) call(abTransfer, ab)
     return root
   }
   const MAP_ENTRY = Symbol('map entry')

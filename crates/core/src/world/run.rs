@@ -287,11 +287,15 @@ impl Run {
           }
           Event::Timers => {
             let control = self.control.clone();
+            let mut job_threw = None;
             let fired = timers::fire_due(&ctx, &*self.shared, || {
-              drain_jobs(&ctx, &control);
+              if let Err(thrown) = drain_jobs(&ctx, &control) {
+                job_threw = Some(thrown);
+                return false;
+              }
               control.cause() == StopCause::None
             });
-            if let Err(thrown) = fired {
+            if let Some(thrown) = fired.err().or(job_threw) {
               self.fatal = Some(self.describe_thrown(&ctx, &thrown));
             }
           }
@@ -409,6 +413,7 @@ impl Run {
     // SAFETY: the context is alive; this only reads its runtime pointer.
     let raw_rt = ctx.with(|ctx| unsafe { qjs::JS_GetRuntime(ctx.as_raw().as_ptr()) });
     self.control.attach_runtime(raw_rt);
+    raw::install_sab_allocator(raw_rt);
     self.rt = Some(rt);
     self.ctx = Some(ctx.clone());
 
@@ -433,7 +438,11 @@ impl Run {
   }
 
   fn drain(&mut self, ctx: &Ctx<'_>) {
-    drain_jobs(ctx, &self.control);
+    if let Err(thrown) = drain_jobs(ctx, &self.control) {
+      if self.fatal.is_none() {
+        self.fatal = Some(self.describe_thrown(ctx, &thrown));
+      }
+    }
   }
 
   /// A stop cause, if one is set, as the run's ending.
@@ -576,14 +585,36 @@ fn stopped_by(control: &RunControl) -> Option<Completion> {
 }
 
 /// Runs queued jobs until none is left or the run must stop.
-fn drain_jobs(ctx: &Ctx<'_>, control: &RunControl) {
+/// Runs the queued jobs until none is left or the run must stop. `Err(thrown)`: a job threw
+/// (a `queueMicrotask` callback; promise jobs settle promises instead), which ends the run as
+/// an uncaught throw from a timer callback does, as in Node.
+fn drain_jobs<'js>(ctx: &Ctx<'js>, control: &RunControl) -> Result<(), Value<'js>> {
+  // SAFETY: the context is alive; this only reads its runtime pointer.
+  let rt = unsafe { qjs::JS_GetRuntime(ctx.as_raw().as_ptr()) };
   let mut n: u32 = 0;
-  while control.cause() == StopCause::None && ctx.execute_pending_job() {
+  while control.cause() == StopCause::None {
+    let mut job_ctx: *mut qjs::JSContext = std::ptr::null_mut();
+    // SAFETY: the runtime is alive and used on this thread; `job_ctx` receives the context
+    // of the job that ran.
+    let ran = unsafe { qjs::JS_ExecutePendingJob(rt, &mut job_ctx) };
+    if ran == 0 {
+      break;
+    }
+    if ran < 0 && !job_ctx.is_null() {
+      // SAFETY: JS_GetException hands over the pending exception of the job's context (a
+      // context of this runtime, so the value is usable from `ctx`), which Value takes.
+      let thrown = unsafe { Value::from_raw(ctx.clone(), qjs::JS_GetException(job_ctx)) };
+      if control.cause() != StopCause::None {
+        break;
+      }
+      return Err(thrown);
+    }
     n = n.wrapping_add(1);
     if n.is_multiple_of(256) && control.poll() {
       break;
     }
   }
+  Ok(())
 }
 
 /// What a run is asked to do.
