@@ -581,6 +581,18 @@ add(
     },
   },
   {
+    name: 'onLog: throwing while process.emitWarning itself throws loses the warning, not the run',
+    body: String.raw`
+      const emit = process.emitWarning
+      process.emitWarning = () => { throw Object.defineProperty(new Error(), 'message', { get() { throw new Error('m') } }) }
+      try {
+        return { r: await h.settle(rt.run({ program: ${JSON.stringify(LOGS)}, bindings: [], onLog: () => { throw new Error('log') } })) }
+      } finally {
+        process.emitWarning = emit
+      }`,
+    check: (o) => resolvedTo(o.r, { logs: LINES, value: 1 }),
+  },
+  {
     name: 'onLog: throwing a value whose toString throws is reported once, as unprintable',
     body: `const r = await h.settle(rt.run({ program: ${JSON.stringify(LOGS)}, bindings: [], onLog: () => { throw { toString() { throw new Error('no') } } } })); await h.sleep(20); return { r }`,
     check: (o, rec) => {

@@ -104,10 +104,14 @@ function unlisten(entry) {
 function onLogFailed(entry, how, error) {
   if (entry.onLogFailed) return
   entry.onLogFailed = true
-  process.emitWarning(
-    `CodeRuntime.run() request.onLog ${how}; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`,
-    { code: 'CODE_RUNTIME_ONLOG_THREW' },
-  )
+  try {
+    process.emitWarning(
+      `CodeRuntime.run() request.onLog ${how}; later entries of this run are still delivered and kept in result.logs: ${describeError(error)}`,
+      { code: 'CODE_RUNTIME_ONLOG_THREW' },
+    )
+  } catch {
+    // A process.emitWarning replaced by one that throws: the warning is lost, the run goes on.
+  }
 }
 
 /** Own property of every instance holding the instance itself: read through a Proxy, it leads back to the instance. */
@@ -502,7 +506,12 @@ class CodeRuntime {
     try {
       native.abort(this.#engineId, id, 'engine failure')
     } catch {}
-    const detail = error instanceof Error ? error.message : String(error)
+    let detail
+    try {
+      detail = error instanceof Error ? String(error.message) : String(error)
+    } catch {
+      detail = 'an unprintable error'
+    }
     this.#settled(id, {
       logs: [],
       error: { kind: 'worker-exit', message: `the engine failed unexpectedly and the run was stopped: ${detail}` },
