@@ -7,18 +7,24 @@
 //! (`}); evil(); (async () => {`) parses, but not into that shape, and is refused as a
 //! syntax error. The `\n` before `})()` keeps a trailing `// comment` from swallowing it.
 //!
-//! swc lowers all of TypeScript (enums, namespaces, parameter properties), which reprints
-//! the code, so positions are carried in a [`PositionMap`] from the emitted JavaScript back
-//! to the program as written. Nothing here recurses over the source beyond what swc itself
-//! does; swc's parser is guarded against deep nesting by running on a thread with a large
-//! stack (the caller's job, see the core crate's pool).
+//! Erasable TypeScript (annotations, interfaces, type aliases, generics, `as`, `satisfies`,
+//! `!`, `declare`, overloads, `import type`, …) has its types replaced by whitespace in place
+//! (`swc_ts_fast_strip`'s strip-only eraser, the approach of Node's own type stripping): the
+//! engine runs the program's own text at its own positions, so stack positions need no
+//! mapping (only line 1's columns shift by the wrapper's prefix), `Function.prototype.toString`
+//! gives the text as written and QuickJS reports its own early errors. Only programs with
+//! syntax that cannot be erased (`enum`, `namespace` with values, parameter properties,
+//! `<T>expr`) are lowered by swc, which reprints the code; their positions are carried in a
+//! [`PositionMap`] from the emitted JavaScript back to the program as written. Either way the
+//! text is parsed once: the eraser reads the tree and tokens of the same parse the wrapper
+//! check and the transform use. Nothing here recurses over the source beyond what swc
+//! itself does; swc's parser is guarded against deep nesting by running on a thread with a
+//! large stack (the caller's job, see the core crate's pool).
 //!
 //! [`transpile_session`] is the same transform for one run of a persistent session (runs in
 //! one global object): the program's top-level declarations become global properties
-//! (`session.rs`).
-//!
-//! Rejected: `swc_ts_fast_strip` in strip-only mode (keeps positions, but refuses `enum`,
-//! `namespace` and parameter properties, which the contract requires).
+//! (`session.rs`). That rewrite changes the text, so session runs always take the transform
+//! path.
 
 use swc_core::common::source_map::SmallPos;
 use swc_core::common::sync::Lrc;
@@ -27,10 +33,12 @@ use swc_core::ecma::ast::{
   ArrowFunctionBody, CallExpr, Callee, EsVersion, Expr, Program, Script, Stmt,
 };
 use swc_core::ecma::codegen::{text_writer::JsWriter, Config as CodegenConfig, Emitter};
+use swc_core::ecma::parser::error::SyntaxError;
 use swc_core::ecma::parser::{lexer::Lexer, Parser, StringInput, Syntax, TsSyntax};
 use swc_core::ecma::transforms::base::{fixer::fixer, hygiene::hygiene, resolver};
 use swc_core::ecma::transforms::typescript::{typescript, Config as TsConfig};
 use swc_core::ecma::visit::{Visit, VisitWith};
+use swc_ecma_parser::unstable::{Capturing, Token, TokenAndSpan};
 
 mod nesting;
 pub mod normalize;
@@ -51,6 +59,9 @@ pub struct Transpiled {
   pub code: String,
   /// Maps positions in `code` back to the program as written.
   pub positions: PositionMap,
+  /// Whether the types were erased in place (`code` is the program's own text at its own
+  /// positions) rather than the program lowered and reprinted.
+  pub in_place: bool,
 }
 
 /// Why a program could not be transformed. Positions are 1-based, in the program as written.
@@ -77,15 +88,27 @@ impl TranspileError {
   }
 }
 
-/// Sorted (generated line, generated column) → (original line, original column), all 1-based.
+/// Sorted (generated line, generated column) → (original line, original column), all 1-based;
+/// or, for a program whose types were erased in place, the identity but for line 1's prefix.
 #[derive(Debug, Default, Clone)]
 pub struct PositionMap {
   entries: Vec<(u32, u32, u32, u32)>,
+  in_place: bool,
 }
 
 impl PositionMap {
+  /// The map of a program run at its own positions inside the wrapper.
+  pub fn in_place() -> PositionMap {
+    PositionMap { entries: Vec::new(), in_place: true }
+  }
+
   /// The program position of the emitted token at or before (`line`, `column`) on `line`.
   pub fn original(&self, line: u32, column: u32) -> Option<(u32, u32)> {
+    if self.in_place {
+      let column =
+        if line == 1 { column.saturating_sub(PREFIX.len() as u32).max(1) } else { column };
+      return Some((line, column));
+    }
     let idx = self.entries.partition_point(|&(l, c, _, _)| (l, c) <= (line, column));
     let &(l, _, ol, oc) = self.entries.get(idx.checked_sub(1)?)?;
     if l != line {
@@ -162,15 +185,28 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     (line, col)
   };
 
-  let lexer = Lexer::new(
+  // The tokens are captured for the eraser, which reads them beside the tree.
+  let lexer = Capturing::new(Lexer::new(
     Syntax::Typescript(TsSyntax::default()),
     EsVersion::EsNext,
     StringInput::from(&*fm),
     None,
-  );
+  ));
   let mut parser = Parser::new_from(lexer);
   let parsed = parser.parse_script();
   let mut errors = parser.take_errors();
+  let tokens = parser.input_mut().iter_mut().take();
+  drop(parser);
+  // swc reads a static method named `constructor` as a (misplaced) constructor; it is valid
+  // JavaScript, so such a program can run as written, but not be lowered from that tree.
+  let mut static_constructor = None;
+  errors.retain(|e| {
+    let keep = !is_static_constructor_method(e.kind(), e.span().lo, &tokens);
+    if !keep && static_constructor.is_none() {
+      static_constructor = Some((e.kind().msg().into_owned(), e.span().lo));
+    }
+    keep
+  });
   let script = match parsed {
     Ok(script) if errors.is_empty() => script,
     Ok(_) => {
@@ -197,9 +233,25 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     return Err(module_error(line, column));
   }
 
+  let mut program_ast = Program::Script(script);
+  if mode == Mode::Run {
+    // Erasable: the text as written with its types blanked; otherwise lowered below.
+    if let Ok(code) = swc_ts_fast_strip::strip_parsed(&program_ast, &fm.src, start, &tokens) {
+      return Ok(Transpiled {
+        code: code.into_owned(),
+        positions: PositionMap::in_place(),
+        in_place: true,
+      });
+    }
+  }
+  drop(tokens);
+  if let Some((message, pos)) = static_constructor {
+    let (line, column) = to_user(pos);
+    return Err(TranspileError { kind: TranspileErrorKind::Syntax, message, line, column });
+  }
+
   let unresolved = Mark::new();
   let top_level = Mark::new();
-  let mut program_ast = Program::Script(script);
   let ts_config = TsConfig { native_class_properties: true, ..Default::default() };
   program_ast.mutate(resolver(unresolved, top_level, true));
   program_ast.mutate(typescript(ts_config, unresolved, top_level));
@@ -247,7 +299,25 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     .collect();
   entries.sort_unstable();
   entries.dedup_by_key(|e| (e.0, e.1));
-  Ok(Transpiled { code, positions: PositionMap { entries } })
+  Ok(Transpiled { code, positions: PositionMap { entries, in_place: false }, in_place: false })
+}
+
+/// Whether a parse error is swc's refusal of a *static* method named `constructor` (plain,
+/// generator or accessor), which is a method like any other in JavaScript. swc reports it at
+/// the `static` token or at the `get`/`set` right after it.
+fn is_static_constructor_method(kind: &SyntaxError, at: BytePos, tokens: &[TokenAndSpan]) -> bool {
+  let ours = match kind {
+    SyntaxError::TS1089(word) => &**word == "static",
+    SyntaxError::GeneratorConstructor | SyntaxError::ConstructorAccessor => true,
+    _ => false,
+  };
+  if !ours {
+    return false;
+  }
+  let i = tokens.partition_point(|t| t.span.lo < at);
+  let is = |i: usize, token: Token| tokens.get(i).is_some_and(|t| t.token == token);
+  is(i, Token::Static)
+    || (i > 0 && is(i - 1, Token::Static) && (is(i, Token::Get) || is(i, Token::Set)))
 }
 
 /// The script must be exactly `(async () => { … })()`: one expression statement calling an
@@ -347,6 +417,96 @@ mod tests {
     assert!(code.starts_with("(async ()=>{"), "{code}");
     assert!(!code.contains("interface"), "{code}");
     assert!(!code.contains("satisfies"), "{code}");
+  }
+
+  /// The program inside the wrapper as the engine gets it, and whether it was erased in place.
+  fn inner(src: &str) -> (String, bool) {
+    let t = transpile(src).unwrap_or_else(|e| panic!("{src:?}: {e:?}"));
+    let body = t.code.strip_prefix(PREFIX).and_then(|c| c.strip_suffix(SUFFIX));
+    (body.map_or(t.code.clone(), str::to_owned), t.in_place)
+  }
+
+  #[test]
+  fn erasable_types_become_whitespace_in_place() {
+    let program = "interface I { a: number }\ntype T<X> = X[];\n\
+                   function g<T>(x: T): T { return x as T }\n\
+                   declare const d: string;\nfunction o(a: string): void;\nfunction o(a: any) {}\n\
+                   const v = { a: 1 } satisfies I;\nlet n!: number;\n\
+                   class K<T> implements I { a!: number; private readonly b?: T; static s: string = 'x' }\n\
+                   const f = (a?: number, ...r: string[]): number => a!;\nreturn g<number>(3)";
+    let (body, in_place) = inner(program);
+    assert!(in_place, "{body}");
+    assert_eq!(body.len(), program.len(), "{body}");
+    for (out, src) in body.lines().zip(program.lines()) {
+      assert_eq!(out.len(), src.len(), "{out:?} / {src:?}");
+    }
+    assert!(
+      !body.contains("interface") && !body.contains(": number") && !body.contains("satisfies")
+    );
+    assert!(body.contains("function g   (x   )    { return x      }"), "{body}");
+    assert!(body.contains("return g        (3)"), "{body}");
+  }
+
+  #[test]
+  fn plain_javascript_is_left_exactly_as_written() {
+    // Comments, layout and what swc's printer used to change: early errors stay for the
+    // engine to report, a parenthesized arrow stays parenthesized, a static method may be
+    // named `constructor`, a U+0000 stays in its string.
+    for program in [
+      "function f(/* a */ x) { return x }\nreturn f.toString()",
+      "{ let f; var f; }\nreturn 1",
+      "class C extends (() => {}) {}",
+      "var C = class { static constructor() { return 1 } }; return C.constructor()",
+      "var C = class { static *constructor() {} static get constructor() {} }",
+      "class C { static\nset constructor(v) {} }",
+      "while (false) async function f() {}",
+      "return '\u{0}'.length + 'a\0b'.length",
+    ] {
+      assert_eq!(inner(program), (program.to_owned(), true), "{program:?}");
+    }
+  }
+
+  #[test]
+  fn only_static_methods_named_constructor_are_let_through() {
+    for program in [
+      "class C { *constructor() {} }",
+      "class C { get constructor() {} }",
+      "class C { static x = 1; set constructor(v) {} }",
+      // Valid, but this tree cannot be lowered: the enum needs the transform.
+      "enum E { A }\nclass C { static constructor() {} }",
+    ] {
+      assert_eq!(err(program).kind, TranspileErrorKind::Syntax, "{program:?}");
+    }
+    assert!(transpile_session("class C { static constructor() {} }").is_err());
+  }
+
+  #[test]
+  fn non_erasable_syntax_is_lowered_with_a_position_map() {
+    for program in [
+      "enum E { A }\nthrow new Error('x')",
+      "namespace N { export const x = 1 }\nthrow new Error('x')",
+      "class P { constructor(public a: string) {} }\nthrow new Error('x')",
+      "const a = <number>(1 as unknown);\nthrow new Error('x')",
+    ] {
+      let t = transpile(program).unwrap();
+      assert!(!t.in_place, "{program:?}: {}", t.code);
+      let (l, c) = t
+        .code
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("throw").map(|c| (i as u32 + 1, c as u32 + 1)))
+        .unwrap();
+      assert_eq!(t.positions.original(l, c), Some((2, 1)), "{program:?}: {}", t.code);
+    }
+  }
+
+  #[test]
+  fn in_place_positions_are_the_programs_own() {
+    let t = transpile("const a: number = 1; throw new Error('x')\nlet b: string").unwrap();
+    assert!(t.in_place);
+    let col = t.code.find("throw").unwrap() as u32 + 1;
+    assert_eq!(t.positions.original(1, col), Some((1, 22)));
+    assert_eq!(t.positions.original(2, 5), Some((2, 5)));
   }
 
   #[test]

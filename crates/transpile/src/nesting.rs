@@ -9,7 +9,7 @@
 //! The score is computed by a small lexer (strings, template literals, comments and regular
 //! expression literals are skipped) as the bracket depth plus the length of the current
 //! chain of right-nesting tokens (prefix operators such as `!` or `typeof`, `?`, `=`, `=>`,
-//! and statement keywords like `if` that nest without brackets). Chains end at `;`, `,` and
+//! a type's `<` until its `>`, and statement keywords like `if` that nest without brackets). Chains end at `;`, `,` and
 //! closing brackets, and at a line break after a complete value. The estimate errs on the
 //! high side, and only for code no one writes.
 
@@ -114,6 +114,26 @@ pub fn too_deep(src: &str) -> Option<usize> {
         }
         expect_value = true;
       }
+      b'<' | b'>' if b.get(i + 1) == Some(&b'=') => {
+        expect_value = true;
+        i += 2;
+      }
+      b'<' if b.get(i + 1) == Some(&b'<') => {
+        expect_value = true;
+        i += 2;
+      }
+      // A type's generic arguments nest (`Array<Array<…>>`); a `>` closes one. Comparisons
+      // count as well, which only a statement of a thousand unclosed `<` would notice.
+      b'<' => {
+        chain += 1;
+        expect_value = true;
+        i += 1;
+      }
+      b'>' => {
+        chain = chain.saturating_sub(1);
+        expect_value = true;
+        i += 1;
+      }
       b'+' | b'-' => {
         // Unary when no value precedes it (`- - -x`); binary chains are iterative in swc.
         if expect_value {
@@ -207,12 +227,14 @@ mod tests {
       "const r = /[(\\[]/g; const s = '((((('; return a ? b : c ? d : e",
       "x = y = z = 1; const f = () => () => 1; return !!typeof x",
       "// ((((((\n/* [[[[[ */ return 1",
+      "const m: Map<string, Set<Array<number>>> = new Map(); x <<= 1; return a < b && c >= d >> 2",
     ] {
       assert_eq!(too_deep(src), None, "{src}");
     }
     let asi = "let x = 1\nif (x) x = 2\nconst y = x ? 1 : 2\n".repeat(2000);
     let semis = "let a = b = c = 1; if (a) f(); else g();\n".repeat(2000);
-    for src in [asi.as_str(), semis.as_str()] {
+    let generics = format!("type T = {};", "Array<Map<K, V>> | ".repeat(2000));
+    for src in [asi.as_str(), semis.as_str(), generics.as_str()] {
       assert_eq!(too_deep(src), None, "{src}");
     }
   }
@@ -232,6 +254,7 @@ mod tests {
       format!("let x; return {}1", "x=".repeat(n)),
       format!("return {}1", "- ".repeat(n)),
       format!("return `{}{}`", "${`".repeat(n), "`}".repeat(n)),
+      format!("type T = {}number{}", "Array<".repeat(n), ">".repeat(n)),
     ] {
       assert!(too_deep(&src).is_some(), "{}", &src[..40]);
     }

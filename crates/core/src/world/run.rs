@@ -32,9 +32,8 @@ use crate::world::shared::RunShared;
 use crate::world::timers::{self, Timers, WakeAt};
 use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::intrinsic;
-use rquickjs::context::EvalOptions;
 use rquickjs::promise::PromiseState;
-use rquickjs::{qjs, CatchResultExt, Context, Ctx, Persistent, Promise, Runtime, Value};
+use rquickjs::{qjs, Context, Ctx, Persistent, Promise, Runtime, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -356,12 +355,7 @@ impl Run {
       }
     };
     ctx.with(|ctx| -> Result<(), Completion> {
-      let mut opts = EvalOptions::default();
-      opts.global = true;
-      opts.strict = true;
-      opts.promise = false;
-      opts.filename = Some(PROGRAM_FILE.to_owned());
-      match ctx.eval_with_options::<Value, _>(code, opts).catch(&ctx) {
+      match eval_program(&ctx, code) {
         Ok(v) => match v.into_promise() {
           Some(p) => self.promise = Some(Persistent::save(&ctx, p)),
           None => {
@@ -379,11 +373,7 @@ impl Run {
             self.control.poll();
           }
           if self.control.cause() == StopCause::None {
-            let message = match caught {
-              rquickjs::CaughtError::Exception(e) => self.compile_error(&ctx, &e.into_value()),
-              rquickjs::CaughtError::Value(v) => self.describe_thrown(&ctx, &v),
-              rquickjs::CaughtError::Error(e) => messages::engine_start_failed(&e.to_string()),
-            };
+            let message = self.compile_error(&ctx, &caught);
             return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
           }
         }
@@ -634,4 +624,31 @@ pub(crate) fn failure_of_panic(payload: &(dyn std::any::Any + Send)) -> Failure 
     .or_else(|| payload.downcast_ref::<String>().cloned())
     .unwrap_or_else(|| "panic".to_owned());
   Failure::new(FailureKind::WorkerExit, messages::engine_panicked(&detail))
+}
+
+/// Evaluates the transformed program as a strict global script named [`PROGRAM_FILE`]: its
+/// value (the wrapper's promise), or what evaluating threw. QuickJS reads the text by its
+/// length, so a U+0000 in the program (in a string or a comment) is part of it, as in V8;
+/// rquickjs's own `eval` makes a C string of the text and refuses it.
+fn eval_program<'js>(ctx: &Ctx<'js>, code: String) -> Result<Value<'js>, Value<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  let len = code.len();
+  let mut text = code.into_bytes();
+  text.push(0);
+  let file = std::ffi::CString::new(PROGRAM_FILE).unwrap_or_default();
+  let flags = (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_STRICT) as i32;
+  // SAFETY: `text` holds `len` bytes followed by the NUL QuickJS's tokenizer expects at the
+  // end; `file` is a C string; both outlive the call. JS_Eval returns a new reference (or
+  // JS_EXCEPTION with the exception pending), which Value::from_raw takes over.
+  let value = unsafe {
+    qjs::JS_UpdateStackTop(qjs::JS_GetRuntime(c));
+    Value::from_raw(
+      ctx.clone(),
+      qjs::JS_Eval(c, text.as_ptr().cast(), len as _, file.as_ptr(), flags),
+    )
+  };
+  if raw::tag(value.as_raw()) == qjs::JS_TAG_EXCEPTION {
+    return Err(ctx.catch());
+  }
+  Ok(value)
 }
