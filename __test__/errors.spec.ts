@@ -60,7 +60,7 @@ describe('exception messages point into the program as written', () => {
     const lines = text.split('\n')
     expect(lines[0]).toBe('RangeError: negative id -2')
     expect(lines[1]).toMatch(/^ {4}at pick \(program\.ts:4:\d+\)$/)
-    expect(lines[2]).toBe('    at map (<anonymous>)')
+    expect(lines[2]).toBe('    at Array.map (<anonymous>)')
     expect(lines[3]).toMatch(/^ {4}at parse \(program\.ts:7:\d+\)$/)
     expect(lines[4]).toMatch(/^ {4}at program\.ts:9:\d+$/)
   })

@@ -747,7 +747,7 @@ fn call_sites_are_read_as_quickjs_writes_them() {
   );
   assert_eq!(
     v["value"],
-    "Error: e\n    at named (program.ts:1:74)\n    at map (<anonymous>)\n    at new K (program.ts:1:43)\n    at program.ts:2:12",
+    "Error: e\n    at named (program.ts:1:74)\n    at Array.map (<anonymous>)\n    at new K (program.ts:1:43)\n    at program.ts:2:12",
     "{v}"
   );
 }

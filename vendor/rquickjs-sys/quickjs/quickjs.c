@@ -43837,6 +43837,10 @@ static JSValue js_aggregate_error_constructor(JSContext *ctx,
                                  JS_CLASS_ERROR);
     if (JS_IsException(obj))
         return obj;
+    /* code-runtime-quickjs: V8's message for Promise.any's rejection. */
+    JS_DefinePropertyValue(ctx, obj, JS_ATOM_message,
+                           JS_NewString(ctx, "All promises were rejected"),
+                           JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     JS_DefinePropertyValueConst(ctx, obj, JS_ATOM_errors, errors,
                                JS_PROP_WRITABLE | JS_PROP_CONFIGURABLE);
     return obj;

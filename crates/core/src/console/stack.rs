@@ -259,8 +259,12 @@ fn format_call_sites(
     let name = text(data.func_name);
     let file = text(data.filename);
     let in_program = file.as_deref() == Some(PROGRAM_FILE);
+    // Our wrapper, preludes, the engine's own evaluated helpers (binding error classes,
+    // `eval_script`) and the JSON parser's position in its text (`<input>`): frames V8
+    // would not show.
     if (in_program && name.as_deref() == Some("<eval>"))
-      || file.as_deref().is_some_and(|f| f.starts_with("prelude/"))
+      || file.as_deref().is_some_and(|f| f.starts_with("prelude/") || f == ENGINE_EVAL_FILE)
+      || (file.as_deref() == Some(JSON_INPUT_FILE) && name.is_none())
     {
       continue;
     }
@@ -287,11 +291,53 @@ fn format_call_sites(
         out.push_str(name.as_deref().unwrap_or("<anonymous>"));
         out.push_str(&format!(" ({location})"));
       }
-      (false, Some(name)) => out.push_str(&format!("{name} ({location})")),
+      (false, Some(name)) => match data.native.then(|| native_owner(c, data.func, &name)).flatten()
+      {
+        Some(owner) => out.push_str(&format!("{owner}.{name} ({location})")),
+        None => out.push_str(&format!("{name} ({location})")),
+      },
       (false, None) => out.push_str(&location),
     }
   }
   out
+}
+
+/// The file name rquickjs gives code evaluated without one: the engine's own helpers.
+const ENGINE_EVAL_FILE: &str = "eval_script";
+/// The file of QuickJS's nameless frame for a position in the text `JSON.parse` reads (code
+/// run by `eval` has that file too, in frames named `<eval>`).
+const JSON_INPUT_FILE: &str = "<input>";
+
+/// V8 names a built-in method by its receiver's type: `Array.map`, `String.replace`,
+/// `JSON.parse`. A native frame's function is looked up, by identity and without running
+/// code (own data properties only), among the methods of `Array.prototype`,
+/// `String.prototype` and `JSON` of the realm.
+fn native_owner(c: *mut qjs::JSContext, func: qjs::JSValue, name: &str) -> Option<&'static str> {
+  if !raw::is_object(func) {
+    return None;
+  }
+  let key = std::ffi::CString::new(name).ok()?;
+  let atom = raw::Atom::new(c, &key);
+  let holds = |holder: qjs::JSValue| {
+    raw::is_object(holder)
+      && !raw::is_proxy(holder)
+      && raw::own_property(c, holder, atom.atom).is_some_and(|d| {
+        !d.is_accessor() && raw::is_object(d.value.v) && raw::ptr(d.value.v) == raw::ptr(func)
+      })
+  };
+  // JS_CLASS_ARRAY and JS_CLASS_STRING in quickjs.c's class enum.
+  for (class, owner) in [(2, "Array"), (5, "String")] {
+    // SAFETY: JS_GetClassProto returns a new reference to the realm's prototype of a class.
+    let proto = unsafe { raw::Owned::new(c, qjs::JS_GetClassProto(c, class)) };
+    if holds(proto.v) {
+      return Some(owner);
+    }
+  }
+  // SAFETY: JS_GetGlobalObject returns a new reference.
+  let global = unsafe { raw::Owned::new(c, qjs::JS_GetGlobalObject(c)) };
+  let json = raw::Atom::new(c, c"JSON");
+  let json = raw::own_property(c, global.v, json.atom).filter(|d| !d.is_accessor())?;
+  holds(json.value.v).then_some("JSON")
 }
 
 /// Installs the hook in the program's realm (before the program runs, while its built-ins
