@@ -45,6 +45,20 @@ describe('console methods: contract details', () => {
     }
   }
 
+  test('lone surrogates reach the host as the same code units, in logs and live through onLog', async () => {
+    const program = `console.log('\\ud800 lone'); console.log('%s!', 'x\\udfffy'); console.log(['a\\ud83d']); console.log('\\ud83d\\ude00 pair')`
+    const expected = ['\ud800 lone', 'x\udfffy!', "[ 'a\\ud83d' ]", '\ud83d\ude00 pair']
+    expect((await logsOf(program)).logs).toEqual(expected)
+    const live: string[] = []
+    const own = runtime()
+    try {
+      await own.run({ program, bindings: [], onLog: (text) => void live.push(text) })
+    } finally {
+      await own.dispose()
+    }
+    expect(live).toEqual(expected)
+  })
+
   test('durations use the monotonic clock, across awaits, in Node format', async () => {
     const r = await logsOf(`console.time('spin'); const t = Date.now(); while (Date.now() - t < 5) {}
       console.timeLog('spin', 'x'); console.time(); await new Promise((r) => setTimeout(r, 30)); console.timeEnd(); console.timeEnd('spin')`)

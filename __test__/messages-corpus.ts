@@ -225,6 +225,12 @@ export const CORPUS: string[] = [
   P`return Symbol('x') * 2`,
   P`JSON.stringify(1n)`,
   P`JSON.stringify({ big: 10n })`,
+  // objects that cannot become primitives
+  P`return String(Object.create(null))`,
+  P`return 'a' + Object.create(null)`,
+  P`return +{ [Symbol.toPrimitive]() { return {} } }`,
+  P`return [Object.create(null)].join()`,
+  P`return Object.create(null) + 1`,
   // objects
   P`Object.keys(undefined)`,
   P`Object.keys(null)`,

@@ -4,6 +4,10 @@
 // differently). Run it with a Node 24 binary whenever a corpus changes:
 //
 //   TZ=UTC /path/to/node24 scripts/record-console-reference.mjs
+//
+// `--print` writes the same JSON to stdout instead: the test's check that live Node 24 still
+// prints what was recorded runs it in a plain process, because a vitest worker is not plain
+// Node (its error-stack hooks reach the node:vm context and change how errors print).
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -15,6 +19,10 @@ if (process.env.TZ !== 'UTC') throw new Error('run this with TZ=UTC (runs see UT
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const expected = {}
 for (const p of allPrograms()) expected[p.name] = normalize(await referenceRun(p.source))
-const file = join(root, '__test__', 'differential', 'node24.json')
-writeFileSync(file, JSON.stringify({ node: process.version, expected }, null, 0) + '\n')
-console.log(`recorded ${Object.keys(expected).length} programs with Node ${process.version}`)
+const json = JSON.stringify({ node: process.version, expected }, null, 0) + '\n'
+if (process.argv.includes('--print')) {
+  process.stdout.write(json)
+} else {
+  writeFileSync(join(root, '__test__', 'differential', 'node24.json'), json)
+  console.log(`recorded ${Object.keys(expected).length} programs with Node ${process.version}`)
+}

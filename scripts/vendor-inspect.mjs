@@ -82,6 +82,18 @@ const patches = [
       'function A(t,...e){if(null===t||"object"!=typeof t&&"function"!=typeof t)return!1;for(const n of e)if(void 0!==K[n]&&__natives.sameClass(t,K[n]))return!0;return!1}',
   ],
   ['isNativeError:t=>t instanceof c&&A(t,', 'isNativeError:t=>A(t,'],
+  // V8's constructor name of an object whose prototype chain names no constructor (what
+  // `[X: null prototype]` shows) comes from the function that made it, never from a
+  // `constructor` property's value: `Object.create(null)` with a `constructor` key holding an
+  // error or a string prints `[Object: null prototype]`.
+  ['if(t.constructor?.name)return t.constructor.name;', ''],
+  // Node 24's getPrefix: a tag is shown unless the constructor's name is its last dotted
+  // segment (then the tag stands alone), so `class MyPromise extends Promise` prints
+  // `MyPromise [Promise]` (the vendored version dropped a tag the name ends with).
+  [
+    'let o=`${t}${r} `;if(""!==e){const n=t.indexOf(e);if(-1===n)o+=`[${e}] `;else{const r=n+e.length;r!==t.length&&t[r]===t[r].toLowerCase()&&(o+=`[${e}] `)}}return o}',
+    'if(""!==e){const n=e.lastIndexOf(".");return t===(n>=1?e.slice(n+1):e)?`${e}${r} `:`${t}${r} [${e}] `}return`${t}${r} `}',
+  ],
   // A custom [nodejs.util.inspect.custom] method is the program's: the engine calls it in
   // the program's realm (natives.callCustom) with a null-prototype copy of the options (as
   // Node passes a value of another realm) whose `stylize`, and whose `inspect` argument, are

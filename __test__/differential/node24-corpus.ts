@@ -4,7 +4,7 @@
  * hidden properties, custom inspection, tables with wide characters, lone surrogates,
  * Proxies, dates, subclasses of built-ins, the web globals, errors, native functions. Each
  * source is the body of an async function (plain JavaScript valid in QuickJS and Node).
- * Sources are written with `String.raw`; a backtick inside a source is spelled `\x60`.
+ * Sources are written with `String.raw`, or as plain quoted strings where they hold a backtick.
  */
 export interface Node24Case {
   name: string
@@ -16,9 +16,13 @@ export const NODE24_CASES: Node24Case[] = []
 const c = (name: string, source: string) => void NODE24_CASES.push({ name, source })
 /** One case per value: `console.log(value)` for each source expression. */
 const each = (family: string, values: string[]) => values.forEach((v) => c(`${family}: ${v}`, `console.log(${v})`))
-/** One case per value, caught: what it throws is printed as the run sees it. */
+/**
+ * One case per value, caught: what it throws is printed as the run sees it (its class by
+ * name: in the reference, errors Node's console throws come from Node's realm, not the
+ * node:vm context's, so `instanceof` would tell realms apart rather than classes).
+ */
 const caught = (family: string, statements: string[]) =>
-  statements.forEach((s) => c(`${family}: ${s}`, `try { ${s} } catch (e) { console.log('threw', e instanceof TypeError, String(e)) }`))
+  statements.forEach((s) => c(`${family}: ${s}`, `try { ${s} } catch (e) { console.log('threw', e?.constructor?.name, String(e)) }`))
 
 // ---------------------------------------------------------------- format specifiers
 c('format: %j of a bigint fails the run', js`console.log('%j', 1n)`)
@@ -51,6 +55,14 @@ c('format: %% and missing arguments', js`console.log('100%% %s %d', 'a'); consol
 c('format: trailing percent', js`console.log('50%', 1); console.log('%', 'x'); console.log('a%s%', 'b')`)
 c('format: %j of circular and of undefined', js`const o = {}; o.o = o; console.log('%j|%j|%j', o, undefined, () => 1)`)
 c('format: first argument not a string', js`console.log(5, '%s', 'x'); console.log({}, '%d', 1)`)
+
+c('errors: a name that cannot be a string', js`const e = new Error('m'); e.name = Object.create(null); console.log(e); console.log({ e })`)
+c('errors: a message that is a Symbol', js`const e = new RangeError('m'); e.message = Symbol('q'); console.log(e); console.log([e])`)
+c('errors: a name getter that throws', js`const e = new Error('m'); Object.defineProperty(e, 'name', { get() { throw new Error('nm') } }); console.log(e)`)
+c('errors: a subclass whose name is an object', js`console.log(new (class P extends Error { constructor() { super('m'); this.name = Object.assign(Object.create(null), { b: 1 }) } })())`)
+c('null prototype: a constructor key holding an error', js`console.log({ x: Object.assign(Object.create(null), { constructor: new TypeError('q') }) })`)
+c('null prototype: constructor keys of every kind', js`for (const v of ['zz', 1e21, true, Symbol('s'), { name: 'Q' }, function F() {}, class K {}]) console.log(Object.assign(Object.create(null), { constructor: v, a: 1 }))`)
+c('null prototype: beyond the depth', js`console.log({ a: { b: { c: { d: { e: Object.assign(Object.create(null), { constructor: 'zz' }) } } } } })`)
 
 // ---------------------------------------------------------------- internal slots, not names
 each('slots', [
@@ -185,7 +197,7 @@ c('proxy: %s and %o', js`const p = new Proxy({ a: 1 }, {}); console.log('%s|%o|%
 // ---------------------------------------------------------------- dates
 c('dates: String of a Date', js`console.log(String(new Date(0)))`)
 c('dates: toString and toTimeString', js`const d = new Date(Date.UTC(2024, 1, 29, 13, 5, 9)); console.log(d.toString()); console.log(d.toTimeString()); console.log(d.toDateString())`)
-c('dates: a date in a template', js`console.log(\x60at ${new Date(86400000)}\x60)`)
+c('dates: a date in a template', 'console.log(`at ${new Date(86400000)}`)')
 c('dates: inspected', js`console.log(new Date(0), [new Date(1e12)], { d: new Date(NaN) })`)
 c('dates: toUTCString and ISO', js`const d = new Date(0); console.log(d.toUTCString(), d.toISOString(), d.toJSON())`)
 c('dates: subclass and own props', js`class D extends Date {}; const d = new D(0); d.x = 1; console.log(d); const e = new Date(0); e.y = 2; console.log(e)`)

@@ -1,5 +1,5 @@
-// The reference side of the console differential test: a program (the body of an async
-// function, plain JavaScript) run by the Node executing this file inside a node:vm context
+// The reference side of the console differential test: a program (the body of a strict-mode
+// async function, as runs are; plain JavaScript) run by the Node executing this file inside a node:vm context
 // whose `console` is a Node `Console` with the run's console options (SPEC "logs"), both
 // streams into one list of entries, Node's process warnings as `Warning: <text>` entries.
 // `normalize` puts a run's result and the reference's into the compared shape: logs with
@@ -31,7 +31,7 @@ export async function referenceRun(source) {
   const emitWarning = process.emitWarning
   process.emitWarning = (w) => void logs.push(`Warning: ${w}`)
   try {
-    await vm.runInContext(`(async () => {\n${source}\n})()`, context, { filename: 'program.js' })
+    await vm.runInContext(`(async () => {'use strict';\n${source}\n})()`, context, { filename: 'program.js' })
     return { logs }
   } catch (e) {
     return { logs, error: { kind: 'exception', message: describe(e) } }

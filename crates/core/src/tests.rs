@@ -360,6 +360,54 @@ fn hot_loop_hits_the_compute_budget() {
   assert_eq!(v["logs"], serde_json::json!(["before"]));
 }
 
+/// As in V8, reading an error's `stack` throws when its `name` or `message` cannot become a
+/// string, and formats (once) when a later read can; console.log of such an error then prints
+/// `[object Error]` as Node does.
+#[test]
+fn a_stack_whose_header_cannot_be_a_string_throws_as_in_v8() {
+  let v = run(
+    "const e = new Error('m'); e.name = Object.create(null); const r = []
+     try { e.stack } catch (x) { r.push(String(x)) }
+     e.name = 'N'; r.push(e.stack.split('\\n')[0]); e.name = 'later'; r.push(e.stack.split('\\n')[0])
+     const f = new Error('m'); f.message = Symbol('q')
+     try { f.stack } catch (x) { r.push(String(x)) }
+     const g = new Error('m'); Object.defineProperty(g, 'name', { get() { throw new RangeError('nm') } })
+     try { g.stack } catch (x) { r.push(String(x)) }
+     const h = new Error('m'); h.name = Object.create(null); console.log(h)
+     return r",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      "TypeError: Cannot convert object to primitive value",
+      "N: m",
+      "N: m",
+      "TypeError: Cannot convert a Symbol value to a string",
+      "RangeError: nm"
+    ])
+  );
+  assert_eq!(v["logs"], serde_json::json!(["[object Error] { name: [Object: null prototype] {} }"]));
+}
+
+/// `Error.stackTraceLimit` is V8's: an own enumerable data property, read at capture without
+/// running program code (a getter or an object with `valueOf` there captures no frames and
+/// is never called; V8 then leaves `stack` undefined, ours keeps the header line).
+#[test]
+fn stack_trace_limit_is_a_data_property_read_without_program_code() {
+  let v = run(
+    "const frames = () => { const f = () => new Error('x').stack.split('\\n').length - 1; return (() => (() => f())())() }
+     const d = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit'); const r = [d.value, d.writable, d.enumerable, d.configurable, Object.keys(Error).join()]
+     r.push(frames()); Error.stackTraceLimit = 2; r.push(frames())
+     let calls = 0
+     Error.stackTraceLimit = { valueOf() { calls++; return 5 } }; r.push(frames())
+     Object.defineProperty(Error, 'stackTraceLimit', { get() { calls++; return 5 }, configurable: true }); r.push(frames())
+     delete Error.stackTraceLimit; r.push(frames(), calls)
+     Error.stackTraceLimit = Infinity; r.push(frames() >= 4)
+     return r",
+  );
+  assert_eq!(v["value"], serde_json::json!([10, true, true, true, "stackTraceLimit", 5, 2, 0, 0, 0, 0, true]));
+}
+
 #[test]
 fn deep_recursion_is_a_catchable_range_error() {
   let v = run("function f(n: number): number { return f(n + 1) + 1 } try { f(0) } catch (e) { return String(e) }");
@@ -987,6 +1035,8 @@ fn long_native_operations_end_at_the_compute_budget() {
     "const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.indexOf(t)",
     "const s = 'a' + '\\u0301\\u0316'.repeat(1e5); for (;;) s.normalize('NFD')",
     "for (;;) ''.padStart(4e8, 'ab')",
+    "for (;;) 'ab'.repeat(2e8)",
+    "for (;;) '\\u4e2d'.repeat(4e8)",
     "const src = 'x+=1;'.repeat(2e6); for (;;) new Function('x', src)",
   ];
   for program in programs {
@@ -998,6 +1048,42 @@ fn long_native_operations_end_at_the_compute_budget() {
       "{program}"
     );
   }
+}
+
+/// `repeat` writes one-character strings in whole chunks and longer ones by doubling copies
+/// (a checked write a character cost ~5 ns: filling an 8 MB heap with `'x'.repeat(4096)` used
+/// more than a 20 ms budget); the strings are Node's, narrow and wide.
+#[test]
+fn repeated_strings_are_the_strings_node_makes() {
+  let v = run(
+    "const wide = '\\u4e2d\\u6587'.repeat(70001), narrow = 'xy\\u00e9'.repeat(100003)
+     return ['ab'.repeat(5), 'x'.repeat(0), ''.repeat(9), 'q'.repeat(1), '\\u00e9'.repeat(3),
+       '\\u4e2d'.repeat(4), 'x'.repeat(70000).length, wide.length, wide.slice(-3), wide.indexOf('\\u6587\\u6587'),
+       narrow.length, narrow.slice(300004), narrow.lastIndexOf('yx'), 'abc'.repeat(3e5).split('abc').length,
+       'a'.padStart(5, 'xy'), 'a'.padEnd(6, '\\u4e2d'), '-'.repeat(65537).length]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      "ababababab",
+      "",
+      "",
+      "q",
+      "\u{e9}\u{e9}\u{e9}",
+      "\u{4e2d}\u{4e2d}\u{4e2d}\u{4e2d}",
+      70000,
+      140002,
+      "\u{6587}\u{4e2d}\u{6587}",
+      -1,
+      300009,
+      "y\u{e9}xy\u{e9}",
+      -1,
+      300001,
+      "xyxya",
+      "a\u{4e2d}\u{4e2d}\u{4e2d}\u{4e2d}\u{4e2d}",
+      65537
+    ])
+  );
 }
 
 /// The linear substring search (Knuth-Morris-Pratt once one-by-one comparisons pass their

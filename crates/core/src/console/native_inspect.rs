@@ -896,14 +896,25 @@ fn key_label(name: &str) -> String {
   str_escape(&units)
 }
 
-/// Node's `getPrefix`.
+/// Node 24's `getPrefix`: a tag whose last dotted segment is the constructor's name stands
+/// for it (`a.Foo` for `Foo`); any other tag follows in brackets.
 fn prefix(constructor: Option<&str>, tag: &str, fallback: &str, size: &str) -> String {
   match constructor {
     None if !tag.is_empty() && fallback != tag => {
       format!("[{fallback}{size}: null prototype] [{tag}] ")
     }
     None => format!("[{fallback}{size}: null prototype] "),
-    Some(name) if !tag.is_empty() && name != tag => format!("{name}{size} [{tag}] "),
+    Some(name) if !tag.is_empty() => {
+      let last = match tag.rfind('.') {
+        Some(dot) if dot >= 1 => &tag[dot + 1..],
+        _ => tag,
+      };
+      if name == last {
+        format!("{tag}{size} ")
+      } else {
+        format!("{name}{size} [{tag}] ")
+      }
+    }
     Some(name) => format!("{name}{size} "),
   }
 }
@@ -1103,6 +1114,9 @@ mod tests {
     assert_eq!(prefix(Some("MySet"), "Set", "Set", "(1)"), "MySet(1) [Set] ");
     assert_eq!(prefix(None, "", "Object", ""), "[Object: null prototype] ");
     assert_eq!(prefix(None, "X", "Map", "(0)"), "[Map(0): null prototype] [X] ");
+    assert_eq!(prefix(Some("MyPromise"), "Promise", "Promise", ""), "MyPromise [Promise] ");
+    assert_eq!(prefix(Some("Foo"), "a.Foo", "Object", ""), "a.Foo ");
+    assert_eq!(prefix(Some("Foo"), "Foo", "Object", ""), "Foo ");
   }
 
   #[test]

@@ -158,24 +158,27 @@ fn header_of(name: Option<String>, message: Option<String>) -> String {
 }
 
 /// V8's header with ordinary `[[Get]]`s and `String()`: the program is reading its own
-/// error's `stack`, so its getters may run. Falls back to data properties if they throw.
-fn program_header<'js>(ctx: &Ctx<'js>, this: &Value<'js>) -> String {
-  let read = |key: &str| -> rquickjs::Result<Option<String>> {
-    let obj = this.as_object().ok_or(rquickjs::Error::Exception)?;
-    let v: Value = obj.get(key)?;
+/// error's `stack`, so its getters may run. As in V8, a `name` or `message` that cannot
+/// become a string (a getter that throws, a null-prototype object, a Symbol) makes the read
+/// of `stack` throw that error, and the stack stays unformatted until a read succeeds.
+fn program_header<'js>(this: &Object<'js>) -> rquickjs::Result<Vec<u8>> {
+  let read = |key: &str| -> rquickjs::Result<Option<Vec<u8>>> {
+    let v: Value = this.get(key)?;
     if v.is_undefined() {
       return Ok(None);
     }
     let s: rquickjs::convert::Coerced<rquickjs::String> = v.get()?;
-    Ok(Some(s.0.to_string()?))
+    // WTF-8: a lone surrogate in the name or message stays one in the stack.
+    Ok(Some(raw::string_bytes(this.ctx().as_raw().as_ptr(), s.0.as_raw()).unwrap_or_default()))
   };
-  match (read("name"), read("message")) {
-    (Ok(name), Ok(message)) => header_of(name, message),
-    _ => {
-      raw::clear_exception(ctx.as_raw().as_ptr());
-      safe_header(ctx.as_raw().as_ptr(), this.as_raw())
-    }
-  }
+  let (name, message) = (read("name")?, read("message")?);
+  let name = name.unwrap_or_else(|| b"Error".to_vec());
+  let message = message.unwrap_or_default();
+  Ok(match (name.is_empty(), message.is_empty()) {
+    (_, true) => name,
+    (true, false) => message,
+    (false, false) => [name.as_slice(), b": ", &message].concat(),
+  })
 }
 
 /// Whether Node's `inspect` would show this error as its stack alone: own keys only `stack`
@@ -498,8 +501,21 @@ fn read_stack<'js, W: StacksWorld>(
   let Some(frames) = shared.stacks().frames_of(ctx, &this) else {
     return Ok(Value::new_undefined(ctx.clone()));
   };
-  let text = join(program_header(ctx, &this), &frames);
-  let value = rquickjs::String::from_str(ctx.clone(), &text)?.into_value();
+  let mut text = program_header(obj)?;
+  if !frames.is_empty() {
+    text.push(b'\n');
+    text.extend_from_slice(frames.as_bytes());
+  }
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewStringLen copies the WTF-8 bytes into a new string (lone surrogates
+  // decode to themselves) and returns an owned reference or JS_EXCEPTION (out of memory,
+  // then pending), which `Value::from_raw` takes over.
+  let raw_text = unsafe { qjs::JS_NewStringLen(c, text.as_ptr().cast(), text.len() as _) };
+  if raw::tag(raw_text) == qjs::JS_TAG_EXCEPTION {
+    return Err(rquickjs::Error::Exception);
+  }
+  // SAFETY: an owned, non-exception value of this context.
+  let value = unsafe { Value::from_raw(ctx.clone(), raw_text) };
   // A frozen error keeps nothing; its next read formats again.
   if define_stack(ctx, obj, value.clone()).is_err() {
     raw::clear_exception(ctx.as_raw().as_ptr());

@@ -60,7 +60,9 @@ pub enum Completion {
 #[derive(Debug)]
 pub struct Ledger {
   max_bytes: u64,
-  entries: Vec<String>,
+  /// The entries as QuickJS gave them (WTF-8: lone surrogates stay, and are written as the
+  /// `\udXXX` escapes `JSON.stringify` writes, so the host's strings keep them).
+  entries: Vec<Vec<u8>>,
   /// Bytes of `JSON.stringify(entries)`.
   logs_bytes: u64,
   overflowed: bool,
@@ -83,7 +85,7 @@ impl Ledger {
     }
     let cost = json_string_len(&entry) + u64::from(!self.entries.is_empty());
     self.logs_bytes += cost;
-    self.entries.push(wtf8_into_string(entry));
+    self.entries.push(entry);
     if self.logs_bytes > self.max_bytes {
       self.overflowed = true;
       return false;
@@ -140,12 +142,12 @@ impl Ledger {
   fn finish_over_cap(self) -> String {
     let full_message = messages::output_exceeded(self.max_bytes);
     let budget = self.max_bytes.saturating_sub(json_string_len(full_message.as_bytes()));
-    let mut entries: Vec<&str> = Vec::new();
+    let mut entries: Vec<&[u8]> = Vec::new();
     let mut used: u64 = 2;
     for entry in &self.entries {
       let sep = u64::from(!entries.is_empty());
       let room = budget.saturating_sub(used + sep);
-      let full = json_string_len(entry.as_bytes());
+      let full = json_string_len(entry);
       if used + sep + full <= budget {
         used += sep + full;
         entries.push(entry);
@@ -153,13 +155,14 @@ impl Ledger {
       }
       let cut = longest_fitting_prefix(entry, room);
       if !cut.is_empty() {
-        used += sep + json_string_len(cut.as_bytes());
+        used += sep + json_string_len(cut);
         entries.push(cut);
       }
       break;
     }
-    let message = longest_fitting_prefix(&full_message, self.max_bytes.saturating_sub(used));
-    let failure = Failure::new(FailureKind::OutputLimit, message);
+    let message = longest_fitting_prefix(full_message.as_bytes(), self.max_bytes.saturating_sub(used));
+    // A prefix of UTF-8 cut at a code point is UTF-8.
+    let failure = Failure::new(FailureKind::OutputLimit, String::from_utf8_lossy(message));
     let mut out = String::from("{\"logs\":");
     write_logs(&mut out, &entries);
     write_error(&mut out, &failure);
@@ -168,32 +171,39 @@ impl Ledger {
   }
 }
 
-/// The longest prefix of `text`, cut at a code point, whose JSON string (quotes included)
-/// takes at most `max_json_bytes`; empty when not even the quotes and one character fit.
-fn longest_fitting_prefix(text: &str, max_json_bytes: u64) -> &str {
+/// The longest prefix of WTF-8 `text`, cut at a code point (a lone surrogate is one), whose
+/// JSON string (quotes included) takes at most `max_json_bytes`; empty when not even the
+/// quotes and one character fit.
+fn longest_fitting_prefix(text: &[u8], max_json_bytes: u64) -> &[u8] {
   let Some(mut room) = max_json_bytes.checked_sub(2) else {
-    return "";
+    return &[];
   };
   let mut end = 0;
-  for (i, ch) in text.char_indices() {
-    let mut tmp = [0u8; 4];
-    let cost = json_string_len(ch.encode_utf8(&mut tmp).as_bytes()) - 2;
+  while end < text.len() {
+    let width = match text[end] {
+      0x00..=0x7F => 1,
+      0xC0..=0xDF => 2,
+      0xE0..=0xEF => 3,
+      _ => 4,
+    };
+    let next = (end + width).min(text.len());
+    let cost = json_string_len(&text[end..next]) - 2;
     if cost > room {
       break;
     }
     room -= cost;
-    end = i + ch.len_utf8();
+    end = next;
   }
   &text[..end]
 }
 
-fn write_logs<S: AsRef<str>>(out: &mut String, entries: &[S]) {
+fn write_logs<B: AsRef<[u8]>>(out: &mut String, entries: &[B]) {
   out.push('[');
   for (i, e) in entries.iter().enumerate() {
     if i > 0 {
       out.push(',');
     }
-    write_json_string(out, e.as_ref().as_bytes());
+    write_json_string(out, e.as_ref());
   }
   out.push(']');
 }
@@ -325,15 +335,6 @@ pub fn write_json_latin1(out: &mut Vec<u8>, chars: &[u8]) {
   out.push(b'"');
 }
 
-/// WTF-8 from QuickJS into a Rust string; lone surrogates become U+FFFD. Only log entries
-/// take this path, after their byte cost was counted from the WTF-8.
-pub fn wtf8_into_string(bytes: Vec<u8>) -> String {
-  match String::from_utf8(bytes) {
-    Ok(s) => s,
-    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-  }
-}
-
 #[cfg(test)]
 mod tests {
   use super::*;
@@ -402,6 +403,26 @@ mod tests {
     assert!(logs_part.len() as u64 <= budget, "{out}");
     assert!(logs_part.len() as u64 + 3 > budget, "{out}");
     assert!(logs_part.starts_with("[\"€"), "{out}");
+  }
+
+  /// Lone surrogates in a log (WTF-8 from QuickJS) reach the host as the escapes
+  /// `JSON.stringify` writes, so the host's string holds the same code units (they used to
+  /// become three U+FFFD each); a cut over the cap never splits one.
+  #[test]
+  fn lone_surrogates_in_logs_cross_as_escapes() {
+    let lone_high = [0xED, 0xA0, 0x80]; // U+D800
+    let lone_low = [0xED, 0xBF, 0xBF]; // U+DFFF
+    let mut l = Ledger::new(1000);
+    l.push([b"x".as_slice(), &lone_low, b"y"].concat());
+    l.push([lone_high.as_slice(), b" lone"].concat());
+    assert_eq!(l.finish(Completion::Value(None)), r#"{"logs":["x\udfffy","\ud800 lone"]}"#);
+    let msg_len = json_string_len(messages::output_exceeded(60).as_bytes());
+    let mut l = Ledger::new(60);
+    l.push(lone_high.repeat(40));
+    let out = l.finish(Completion::Value(None));
+    let (logs, _) = over_cap_parts(&out);
+    assert!(logs.len() as u64 <= 60 - msg_len, "{out}");
+    assert!(logs.starts_with(r#"["\ud800"#) && logs.ends_with(r#"\ud800"]"#), "{out}");
   }
 
   #[test]

@@ -314,14 +314,14 @@
         callback.call(thisArg, v, k, this)
       }
     }
-    *entries() {
-      for (let i = 0; i < this[LIST].length; i++) yield [this[LIST][i][0], this[LIST][i][1]]
+    entries() {
+      return new URLSearchParamsIterator(this, 'key+value')
     }
-    *keys() {
-      for (let i = 0; i < this[LIST].length; i++) yield this[LIST][i][0]
+    keys() {
+      return new URLSearchParamsIterator(this, 'key')
     }
-    *values() {
-      for (let i = 0; i < this[LIST].length; i++) yield this[LIST][i][1]
+    values() {
+      return new URLSearchParamsIterator(this, 'value')
     }
     toString() {
       const flat = []
@@ -334,6 +334,46 @@
     }
   }
   URLSearchParams.prototype[Symbol.iterator] = URLSearchParams.prototype.entries
+
+  // Node's URLSearchParams Iterator: live over the list (a pair added while iterating is
+  // seen), `next` its only own enumerable method, on %IteratorPrototype%, printed by its
+  // inspect method as Node prints it.
+  class URLSearchParamsIterator {
+    #target
+    #kind
+    #index = 0
+    constructor(target, kind) {
+      this.#target = target
+      this.#kind = kind
+    }
+    #pick([name, value]) {
+      return this.#kind === 'key' ? name : this.#kind === 'value' ? value : [name, value]
+    }
+    next() {
+      if (typeof this !== 'object' || this === null || !(#target in this)) {
+        throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type URLSearchParamsIterator')
+      }
+      const list = this.#target[LIST]
+      if (this.#index >= list.length) return { value: undefined, done: true }
+      return { value: this.#pick(list[this.#index++]), done: false }
+    }
+    [Symbol.for('nodejs.util.inspect.custom')](recurseTimes, ctx, inspect) {
+      if (typeof this !== 'object' || this === null || !(#target in this)) {
+        throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type URLSearchParamsIterator')
+      }
+      if (typeof recurseTimes === 'number' && recurseTimes < 0) return ctx.stylize('[Object]', 'special')
+      const innerOpts = { ...ctx }
+      if (recurseTimes !== null) innerOpts.depth = recurseTimes - 1
+      const output = this.#target[LIST].slice(this.#index).map((pair) => this.#pick(pair))
+      const strs = output.map((p) => inspect(p, innerOpts))
+      const body = inspect(output, innerOpts).includes('\n') ? `\n  ${strs.join(',\n  ')}` : ` ${strs.join(', ')}`
+      return `${this[Symbol.toStringTag]} {${body} }`
+    }
+  }
+  delete URLSearchParamsIterator.prototype.constructor
+  Object.setPrototypeOf(URLSearchParamsIterator.prototype, getPrototypeOf(getPrototypeOf([][Symbol.iterator]())))
+  defineProperty(URLSearchParamsIterator.prototype, Symbol.toStringTag, { value: 'URLSearchParams Iterator', configurable: true })
+  defineProperty(URLSearchParamsIterator.prototype, 'next', { enumerable: true })
   defineProperty(URLSearchParams.prototype, Symbol.toStringTag, { value: 'URLSearchParams', configurable: true })
 
   function pairsOf(s) {
