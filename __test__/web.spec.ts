@@ -439,6 +439,81 @@ describe('time, microtasks and randomness', () => {
   })
 })
 
+describe('Event, EventTarget, CustomEvent', () => {
+  sameFor([
+    ['an event\'s defaults and its init', `const e = new Event('x'); const f = new Event('y', { bubbles: true, cancelable: true, composed: true })
+      return [[e.type, e.bubbles, e.cancelable, e.composed, e.defaultPrevented, e.returnValue, e.eventPhase, e.target, e.currentTarget, e.isTrusted, e.timeStamp >= 0, e.cancelBubble],
+        [f.type, f.bubbles, f.cancelable, f.composed], Event.AT_TARGET, Object.prototype.toString.call(e)]`],
+    ['an Event needs a type and new', `return [attempt(() => new Event()).threw?.name, attempt(() => Event('x')).threw?.name]`],
+    ['listeners run in order with the target as this; dispatchEvent returns whether the default ran', `const t = new EventTarget(); const order = []
+      t.addEventListener('go', function (e) { order.push(['a', this === t, e.target === t, e.currentTarget === t, e.eventPhase]) })
+      t.addEventListener('go', { handleEvent(e) { order.push(['b', this !== t]); e.preventDefault() } })
+      t.addEventListener('other', () => order.push('never'))
+      const e = new Event('go', { cancelable: true }); const r = t.dispatchEvent(e)
+      return [order, r, e.defaultPrevented, e.eventPhase, e.currentTarget === null, e.target === t, t.dispatchEvent(new Event('go'))]`],
+    ['the same listener once per type and capture; removeEventListener matches capture', `const t = new EventTarget(); let n = 0; const f = () => n++
+      t.addEventListener('x', f); t.addEventListener('x', f); t.addEventListener('x', f, true); t.dispatchEvent(new Event('x'))
+      t.removeEventListener('x', f, { capture: true }); t.dispatchEvent(new Event('x')); t.removeEventListener('x', f); t.dispatchEvent(new Event('x')); return n`],
+    ['stopImmediatePropagation stops the remaining listeners', `const t = new EventTarget(); const log = []
+      t.addEventListener('x', (e) => { log.push(1); e.stopImmediatePropagation() }); t.addEventListener('x', () => log.push(2)); t.dispatchEvent(new Event('x')); return log`],
+    ['CustomEvent carries its detail', `const t = new EventTarget(); let got; t.addEventListener('c', (e) => (got = [e.detail, e instanceof Event, e.type]))
+      t.dispatchEvent(new CustomEvent('c', { detail: { n: 1 } })); return [got, new CustomEvent('d').detail, Object.prototype.toString.call(new CustomEvent('d'))]`],
+    ['EventTarget subclasses dispatch to their own listeners', `class Emitter extends EventTarget { fire() { return this.dispatchEvent(new Event('fire')) } }
+      const e = new Emitter(); let hit = 0; e.addEventListener('fire', () => hit++); e.fire(); return [hit, e instanceof EventTarget]`],
+  ])
+
+  // Where Node 20 departs from the DOM standard (and WPT), the sandbox follows the standard:
+  // isTrusted is an own accessor shared by all events, preventDefault in a passive listener
+  // does nothing, a listener added during a dispatch waits for the next one, and dispatching
+  // an event already being dispatched is an InvalidStateError.
+  test('the standard where Node 20 departs from it', async () => {
+    const r = await run(`const t = new EventTarget(); const log = []; const c = new AbortController()
+      const d1 = Object.getOwnPropertyDescriptor(new Event('a'), 'isTrusted'); const d2 = Object.getOwnPropertyDescriptor(new Event('b'), 'isTrusted')
+      t.addEventListener('x', () => log.push('once'), { once: true })
+      t.addEventListener('x', (e) => { e.preventDefault(); log.push(['passive', e.defaultPrevented]) }, { passive: true })
+      t.addEventListener('x', () => log.push('signal'), { signal: c.signal })
+      const first = t.dispatchEvent(new Event('x', { cancelable: true })); c.abort(); t.dispatchEvent(new Event('x'))
+      t.addEventListener('x', () => log.push('too late'), { signal: c.signal }); t.dispatchEvent(new Event('x'))
+      const u = new EventTarget(); const order = []; const late = () => order.push('late'); const gone = () => order.push('gone')
+      u.addEventListener('y', () => { order.push('first'); u.addEventListener('y', late); u.removeEventListener('y', gone) }); u.addEventListener('y', gone)
+      u.dispatchEvent(new Event('y')); u.dispatchEvent(new Event('y'))
+      let inner; u.addEventListener('z', (e) => { try { u.dispatchEvent(e) } catch (err) { inner = [err.name, err instanceof DOMException] } }); u.dispatchEvent(new Event('z'))
+      let notEvent; try { u.dispatchEvent({ type: 'z' }) } catch (err) { notEvent = [err.name, err.code] }
+      return [typeof d1.get, d1.get === d2.get, d1.configurable, log, first, order, inner, notEvent]`)
+    expect(r).toEqual({ logs: [], value: ['function', true, false, ['once', ['passive', false], 'signal', ['passive', false], ['passive', false]], true,
+      ['first', 'first', 'late'], ['InvalidStateError', true], ['TypeError', 'ERR_INVALID_ARG_TYPE']] }) // prettier-ignore
+  })
+
+  test('a throw inside a listener is reported as uncaught, failing the run as in Node', async () => {
+    const r = await run(`const t = new EventTarget(); const log = []
+      t.addEventListener('x', () => { throw new Error('listener threw') }); t.addEventListener('x', () => log.push('next still runs'))
+      t.dispatchEvent(new Event('x')); console.log(log.join()); return 1`)
+    expect(r.logs).toEqual(['next still runs'])
+    expect(r.error?.kind).toBe('exception')
+    expect(r.error?.message.split('\n')[0]).toBe('Error: listener threw')
+  })
+})
+
+describe('AbortController, AbortSignal', () => {
+  sameFor([
+    ['abort fires once, synchronously, with an AbortError reason', `const c = new AbortController(); const s = c.signal; const log = []
+      s.onabort = (e) => log.push(['onabort', e.type, e.target === s, e.isTrusted]); s.addEventListener('abort', () => log.push('listener'))
+      log.push(['before', s.aborted, String(s.reason)]); c.abort(); c.abort('again')
+      return [log, s.aborted, s.reason instanceof DOMException, s.reason.name, s.reason.message, c.signal === s]`],
+    ['abort(reason) keeps the reason; throwIfAborted throws it', `const c = new AbortController(); const before = 'threw' in attempt(() => c.signal.throwIfAborted()); c.abort(new RangeError('why'))
+      let thrown; try { c.signal.throwIfAborted() } catch (e) { thrown = [e instanceof RangeError, e.message] } return [before, thrown, c.signal.reason.message]`],
+    ['AbortSignal.abort is already aborted and fires nothing', `const s = AbortSignal.abort(); let fired = false; s.onabort = () => (fired = true)
+      return [s.aborted, s.reason.name, AbortSignal.abort(5).reason, fired, s instanceof EventTarget, Object.prototype.toString.call(s)]`],
+    ['AbortSignal has no public constructor', `return attempt(() => new AbortSignal()).threw?.name`],
+    ['AbortSignal.any follows the first source to abort, once', `const a = new AbortController(); const b = new AbortController(); const any = AbortSignal.any([a.signal, b.signal])
+      const nested = AbortSignal.any([any]); let n = 0; any.onabort = () => n++; b.abort('b first'); a.abort('a later')
+      return [any.aborted, any.reason, nested.aborted, nested.reason, n, AbortSignal.any([AbortSignal.abort('pre'), a.signal]).reason, AbortSignal.any([]).aborted]`],
+    ['AbortSignal.timeout aborts with a TimeoutError, in order', `const order = []; const s = AbortSignal.timeout(5); const t = AbortSignal.timeout(5)
+      s.onabort = () => order.push('s'); t.onabort = () => order.push('t'); const early = s.aborted
+      await new Promise((r) => setTimeout(r, 30)); return [early, s.aborted, s.reason.name, s.reason.message, order]`],
+  ])
+})
+
 describe('what a program does not get', () => {
   const absent = ['require', 'process', 'fetch', 'XMLHttpRequest', 'WebSocket', 'Deno', 'Bun', 'std', 'os', 'module', 'exports', 'Buffer', 'global', 'setImmediate']
   test.each(absent)('typeof %s is undefined', async (name) => {
@@ -447,7 +522,8 @@ describe('what a program does not get', () => {
 
   test('the web globals of the spec are present as in Node', () =>
     same(`return ['structuredClone', 'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'atob', 'btoa', 'crypto', 'queueMicrotask',
-      'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console'].map((n) => [n, typeof globalThis[n]])`))
+      'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console', 'Event', 'EventTarget', 'CustomEvent', 'AbortController',
+      'AbortSignal'].map((n) => [n, typeof globalThis[n]])`))
 
   test.each([
     [`import x from 'fs'\nreturn typeof x`],

@@ -17,6 +17,8 @@ const AT_LEAST_NODE = [
   'URL setters',
   'URLSearchParams',
   'structuredClone',
+  'AbortController/AbortSignal',
+  'Event/EventTarget/CustomEvent',
   'other encodings',
   'TextEncoder/TextDecoder (UTF-8)',
   'atob/btoa, crypto, queueMicrotask, timers, performance.now',

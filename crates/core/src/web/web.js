@@ -687,6 +687,388 @@
   const SET_ENTRY = Symbol('set entry')
   const ERROR_CAUSE = Symbol('error cause')
 
+  // ---- Event, EventTarget, CustomEvent, AbortController, AbortSignal (DOM, as Node's) ------
+
+  const hostQueueMicrotask = globalThis.queueMicrotask
+  const hostSetTimeout = globalThis.setTimeout
+  const hostNow = typeof performance === 'object' && typeof performance.now === 'function' ? performance.now.bind(performance) : Date.now
+  const EVENT = Symbol('event state')
+  const TRUSTED = Symbol('trusted')
+  const LISTENERS = Symbol('listeners')
+  const illegal = () => new TypeError('Illegal constructor')
+  const argType = (name, what, value) =>
+    codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}" argument must be ${what}. ${received(value)}`)
+
+  function eventState(e) {
+    const st = e !== null && typeof e === 'object' ? e[EVENT] : undefined
+    if (st === undefined) throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type Event')
+    return st
+  }
+
+  // One getter for every event's own `isTrusted` (the standard's [LegacyUnforgeable]).
+  const isTrustedGetter = {
+    get isTrusted() {
+      const st = this !== null && typeof this === 'object' ? this[EVENT] : undefined
+      return st !== undefined && st.trusted
+    },
+  }
+  const isTrustedDescriptor = { get: Object.getOwnPropertyDescriptor(isTrustedGetter, 'isTrusted').get, enumerable: true, configurable: false }
+
+  class Event {
+    constructor(type, options = undefined) {
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "type" argument must be specified')
+      if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+        throw argType('options', 'of type object', options)
+      }
+      defineProperty(this, EVENT, {
+        value: {
+          type: `${type}`,
+          bubbles: Boolean(options?.bubbles),
+          cancelable: Boolean(options?.cancelable),
+          composed: Boolean(options?.composed),
+          target: null,
+          currentTarget: null,
+          phase: 0,
+          canceled: false,
+          stop: false,
+          stopImmediate: false,
+          passive: false,
+          dispatching: false,
+          trusted: options?.[TRUSTED] === true,
+          timeStamp: hostNow(),
+        },
+      })
+      defineProperty(this, 'isTrusted', isTrustedDescriptor)
+    }
+    get type() {
+      return eventState(this).type
+    }
+    get target() {
+      return eventState(this).target
+    }
+    get currentTarget() {
+      return eventState(this).currentTarget
+    }
+    get srcElement() {
+      return eventState(this).target
+    }
+    get eventPhase() {
+      return eventState(this).phase
+    }
+    get bubbles() {
+      return eventState(this).bubbles
+    }
+    get cancelable() {
+      return eventState(this).cancelable
+    }
+    get composed() {
+      return eventState(this).composed
+    }
+    get defaultPrevented() {
+      const st = eventState(this)
+      return st.cancelable && st.canceled
+    }
+    get returnValue() {
+      const st = eventState(this)
+      return !(st.cancelable && st.canceled)
+    }
+    set returnValue(value) {
+      const st = eventState(this)
+      if (!value && st.cancelable && !st.passive) st.canceled = true
+    }
+    get cancelBubble() {
+      return eventState(this).stop
+    }
+    set cancelBubble(value) {
+      if (value) eventState(this).stop = true
+    }
+    get timeStamp() {
+      return eventState(this).timeStamp
+    }
+    composedPath() {
+      const st = eventState(this)
+      return st.dispatching && st.currentTarget !== null ? [st.currentTarget] : []
+    }
+    preventDefault() {
+      const st = eventState(this)
+      if (st.cancelable && !st.passive) st.canceled = true
+    }
+    stopPropagation() {
+      eventState(this).stop = true
+    }
+    stopImmediatePropagation() {
+      const st = eventState(this)
+      st.stop = true
+      st.stopImmediate = true
+    }
+    initEvent(type, bubbles = false, cancelable = false) {
+      const st = eventState(this)
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "type" argument must be specified')
+      if (st.dispatching) return
+      st.type = `${type}`
+      st.bubbles = Boolean(bubbles)
+      st.cancelable = Boolean(cancelable)
+      st.canceled = false
+      st.stop = false
+      st.stopImmediate = false
+      st.target = null
+    }
+  }
+  const PHASES = { NONE: 0, CAPTURING_PHASE: 1, AT_TARGET: 2, BUBBLING_PHASE: 3 }
+  for (const [name, value] of Object.entries(PHASES)) {
+    defineProperty(Event, name, { value, enumerable: true })
+    defineProperty(Event.prototype, name, { value, enumerable: true })
+  }
+  defineProperty(Event.prototype, Symbol.toStringTag, { value: 'Event', configurable: true })
+
+  class CustomEvent extends Event {
+    #detail
+    constructor(type, options = undefined) {
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "type" argument must be specified')
+      super(type, options)
+      this.#detail = options?.detail ?? null
+    }
+    get detail() {
+      return this.#detail
+    }
+  }
+  defineProperty(CustomEvent.prototype, Symbol.toStringTag, { value: 'CustomEvent', configurable: true })
+
+  function flattenOptions(options) {
+    if (typeof options === 'boolean' || options === undefined || options === null || (typeof options !== 'object' && typeof options !== 'function')) {
+      return { capture: Boolean(options), once: false, passive: false, signal: undefined }
+    }
+    return { capture: Boolean(options.capture), once: Boolean(options.once), passive: Boolean(options.passive), signal: options.signal }
+  }
+
+  function listenersOf(target) {
+    const map = target !== null && (typeof target === 'object' || typeof target === 'function') ? target[LISTENERS] : undefined
+    if (map === undefined) throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type EventTarget')
+    return map
+  }
+
+  /** A listener throwing is reported as Node reports it: an uncaught exception (the run fails). */
+  function report(error) {
+    hostQueueMicrotask(() => {
+      throw error
+    })
+  }
+
+  class EventTarget {
+    constructor() {
+      defineProperty(this, LISTENERS, { value: new Map() })
+    }
+    addEventListener(type, listener, options = undefined) {
+      if (arguments.length < 2) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "type" and "listener" arguments must be specified')
+      const map = listenersOf(this)
+      const { capture, once, passive, signal } = flattenOptions(options)
+      if (signal !== undefined && !(signal instanceof AbortSignal)) throw argType('options.signal', 'an instance of AbortSignal', signal)
+      if (listener === null || listener === undefined) return
+      if (typeof listener !== 'function' && typeof listener !== 'object') throw argType('listener', 'an instance of EventListener', listener)
+      if (signal?.aborted) return
+      type = `${type}`
+      let list = map.get(type)
+      if (list === undefined) map.set(type, (list = []))
+      if (list.some((l) => l.callback === listener && l.capture === capture)) return
+      const entry = { callback: listener, capture, once, passive, removed: false }
+      list.push(entry)
+      if (signal !== undefined) {
+        signal.addEventListener('abort', () => this.removeEventListener(type, listener, { capture }), { once: true })
+      }
+    }
+    removeEventListener(type, listener, options = undefined) {
+      if (arguments.length < 2) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "type" and "listener" arguments must be specified')
+      const map = listenersOf(this)
+      // Only `capture` is read (the standard's "flatten").
+      const capture = options !== null && (typeof options === 'object' || typeof options === 'function') ? Boolean(options.capture) : Boolean(options)
+      type = `${type}`
+      const list = map.get(type)
+      if (list === undefined) return
+      const i = list.findIndex((l) => l.callback === listener && l.capture === capture)
+      if (i < 0) return
+      list[i].removed = true
+      list.splice(i, 1)
+    }
+    dispatchEvent(event) {
+      const map = listenersOf(this)
+      if (!(event instanceof Event) || event[EVENT] === undefined) throw argType('event', 'an instance of Event', event)
+      const st = event[EVENT]
+      if (st.dispatching) throw domError('The event is already being dispatched', 'InvalidStateError')
+      st.dispatching = true
+      st.target = this
+      st.currentTarget = this
+      st.phase = 2
+      const list = map.get(st.type)
+      if (list !== undefined) {
+        // Listeners added during the dispatch wait for the next one; removed ones are skipped.
+        for (const entry of list.slice()) {
+          if (entry.removed) continue
+          if (entry.once) this.removeEventListener(st.type, entry.callback, { capture: entry.capture })
+          st.passive = entry.passive
+          try {
+            const callback = entry.callback
+            if (typeof callback === 'function') Reflect.apply(callback, this, [event])
+            else {
+              const handle = callback.handleEvent
+              if (typeof handle === 'function') Reflect.apply(handle, callback, [event])
+              else throw argType('listener', 'an instance of EventListener', callback)
+            }
+          } catch (error) {
+            report(error)
+          }
+          st.passive = false
+          if (st.stopImmediate) break
+        }
+      }
+      st.dispatching = false
+      st.currentTarget = null
+      st.phase = 0
+      st.stop = false
+      st.stopImmediate = false
+      return !(st.cancelable && st.canceled)
+    }
+  }
+  defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: 'EventTarget', configurable: true })
+
+  // `onabort`: an event handler attribute, a listener at the place it was first set.
+  const HANDLER = Symbol('onabort')
+
+  const SIGNAL = Symbol('signal state')
+  let constructingSignal = false
+
+  function newSignal() {
+    constructingSignal = true
+    try {
+      return new AbortSignal()
+    } finally {
+      constructingSignal = false
+    }
+  }
+
+  function signalState(s) {
+    const st = s !== null && typeof s === 'object' ? s[SIGNAL] : undefined
+    if (st === undefined) throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type AbortSignal')
+    return st
+  }
+
+  /** The standard's "signal abort": the signal and then every signal that depends on it. */
+  function abortSignal(signal, reason) {
+    const st = signal[SIGNAL]
+    if (st.aborted) return
+    st.aborted = true
+    st.reason = reason === undefined ? domError('This operation was aborted', 'AbortError') : reason
+    const dependents = []
+    for (const d of st.dependents) {
+      const ds = d[SIGNAL]
+      if (!ds.aborted) {
+        ds.aborted = true
+        ds.reason = st.reason
+        dependents.push(d)
+      }
+    }
+    fireAbort(signal)
+    for (const d of dependents) fireAbort(d)
+  }
+
+  function fireAbort(signal) {
+    signal.dispatchEvent(new Event('abort', { [TRUSTED]: true }))
+  }
+
+  class AbortSignal extends EventTarget {
+    constructor() {
+      if (!constructingSignal) throw illegal()
+      super()
+      defineProperty(this, SIGNAL, { value: { aborted: false, reason: undefined, dependent: false, sources: [], dependents: new Set(), handler: null } })
+    }
+    get aborted() {
+      return signalState(this).aborted
+    }
+    get reason() {
+      return signalState(this).reason
+    }
+    throwIfAborted() {
+      const st = signalState(this)
+      if (st.aborted) throw st.reason
+    }
+    get onabort() {
+      return signalState(this).handler
+    }
+    set onabort(value) {
+      const st = signalState(this)
+      const handler = typeof value === 'function' || (value !== null && typeof value === 'object') ? value : null
+      if (st.handler === null && handler !== null && this[HANDLER] === undefined) {
+        const self = this
+        defineProperty(this, HANDLER, {
+          value: function (event) {
+            const h = self[SIGNAL].handler
+            if (typeof h === 'function') return Reflect.apply(h, self, [event])
+          },
+          configurable: true,
+        })
+        this.addEventListener('abort', this[HANDLER])
+      } else if (handler === null && this[HANDLER] !== undefined) {
+        this.removeEventListener('abort', this[HANDLER])
+        delete this[HANDLER]
+      }
+      st.handler = handler
+    }
+    static abort(reason = undefined) {
+      const signal = newSignal()
+      const st = signal[SIGNAL]
+      st.aborted = true
+      st.reason = reason === undefined ? domError('This operation was aborted', 'AbortError') : reason
+      return signal
+    }
+    static timeout(delay) {
+      const ms = Number(delay)
+      if (!Number.isFinite(ms) || ms < 0 || ms > Number.MAX_SAFE_INTEGER) {
+        throw codeError(RangeError, 'ERR_OUT_OF_RANGE', `The value of "delay" is out of range. It must be >= 0 && <= ${Number.MAX_SAFE_INTEGER}. Received ${delay}`)
+      }
+      const signal = newSignal()
+      hostSetTimeout(() => abortSignal(signal, domError('The operation was aborted due to timeout', 'TimeoutError')), Math.trunc(ms))
+      return signal
+    }
+    static any(signals) {
+      if (signals === null || (typeof signals !== 'object' && typeof signals !== 'function') || typeof signals[Symbol.iterator] !== 'function') {
+        throw argType('signals', 'an instance of Array', signals)
+      }
+      const list = [...signals]
+      for (const s of list) if (!(s instanceof AbortSignal)) throw argType('signals', 'an instance of AbortSignal', s)
+      const result = newSignal()
+      const rs = result[SIGNAL]
+      for (const s of list) {
+        if (s[SIGNAL].aborted) {
+          rs.aborted = true
+          rs.reason = s[SIGNAL].reason
+          return result
+        }
+      }
+      rs.dependent = true
+      for (const s of list) {
+        const ss = s[SIGNAL]
+        const sources = ss.dependent ? ss.sources : [s]
+        for (const source of sources) {
+          if (rs.sources.includes(source)) continue
+          rs.sources.push(source)
+          source[SIGNAL].dependents.add(result)
+        }
+      }
+      return result
+    }
+  }
+  defineProperty(AbortSignal.prototype, Symbol.toStringTag, { value: 'AbortSignal', configurable: true })
+
+  class AbortController {
+    #signal = newSignal()
+    get signal() {
+      return this.#signal
+    }
+    abort(reason = undefined) {
+      abortSignal(this.#signal, reason)
+    }
+  }
+  defineProperty(AbortController.prototype, Symbol.toStringTag, { value: 'AbortController', configurable: true })
+
   // ---- crypto ----------------------------------------------------------------------------
 
   const INTEGER_ARRAYS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']
@@ -763,5 +1145,5 @@
     }),
   )
 
-  return freeze({ structuredClone, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto })
+  return freeze({ structuredClone, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto, Event, EventTarget, CustomEvent, AbortController, AbortSignal })
 })
