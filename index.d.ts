@@ -76,7 +76,15 @@ export interface CodeBindingNamespace {
  * program starts.
  */
 export interface CodeRunRequest {
-  /** TypeScript, run as the body of a strict async function (top-level `await` and `return` work). */
+  /**
+   * TypeScript, run as the body of a strict async function (top-level `await` and `return` work).
+   * Besides the ECMAScript built-ins and its bindings, the program sees `console`,
+   * `setTimeout`/`setInterval` and their `clear…`, `queueMicrotask`, `structuredClone` (with
+   * `transfer`), `URL`/`URLSearchParams`, `TextEncoder`/`TextDecoder` (every WHATWG encoding),
+   * `atob`/`btoa`, `performance.now()`, `crypto.randomUUID()`/`getRandomValues()`/`subtle.digest()`,
+   * `Event`/`EventTarget`/`CustomEvent` and `AbortController`/`AbortSignal`, as Node's; no
+   * `require`, `import`, `process`, `fetch`, file system or network.
+   */
   program: string
   /** The namespaces the program may call. */
   bindings: CodeBindingNamespace[]

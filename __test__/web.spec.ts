@@ -514,6 +514,23 @@ describe('AbortController, AbortSignal', () => {
   ])
 })
 
+describe('crypto.subtle.digest', () => {
+  sameFor([
+    ['SHA-1, SHA-256, SHA-384 and SHA-512 of text, in any case, as ArrayBuffers', `const data = new TextEncoder().encode('abc')
+      const hex = (b) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('')
+      const out = []; for (const name of ['SHA-1', 'sha-256', { name: 'Sha-384' }, 'SHA-512']) { const d = await crypto.subtle.digest(name, data); out.push([Object.prototype.toString.call(d), hex(d)]) }
+      return out`],
+    ['ArrayBuffer, DataView, a subarray and the empty input', `const hex = (b) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('')
+      const bytes = new Uint8Array([0, 1, 2, 3, 4, 5])
+      return Promise.all([bytes.buffer, new DataView(bytes.buffer, 1, 3), bytes.subarray(2), new Uint8Array(0)].map((d) => crypto.subtle.digest('SHA-256', d).then(hex)))`],
+    ['an unknown algorithm rejects with NotSupportedError, bad data with TypeError', `const why = (p) => p.then(() => 'resolved', (e) => [e.name, e instanceof DOMException])
+      return [await why(crypto.subtle.digest('MD5', new Uint8Array(1))), await why(crypto.subtle.digest({ name: 'AES-GCM' }, new Uint8Array(1))), await why(crypto.subtle.digest('SHA-1', 'text'))]`],
+    ['the digest settles after the current code, over the bytes as they were', `const data = new Uint8Array([1, 2, 3]); const order = []
+      const p = crypto.subtle.digest('SHA-1', data).then((d) => (order.push('digest'), Array.from(new Uint8Array(d)).slice(0, 4))); data[0] = 9; order.push('sync')
+      return [await p, order, Object.prototype.toString.call(crypto.subtle)]`],
+  ])
+})
+
 describe('what a program does not get', () => {
   const absent = ['require', 'process', 'fetch', 'XMLHttpRequest', 'WebSocket', 'Deno', 'Bun', 'std', 'os', 'module', 'exports', 'Buffer', 'global', 'setImmediate']
   test.each(absent)('typeof %s is undefined', async (name) => {

@@ -19,6 +19,7 @@ const AT_LEAST_NODE = [
   'structuredClone',
   'AbortController/AbortSignal',
   'Event/EventTarget/CustomEvent',
+  'crypto.subtle.digest',
   'other encodings',
   'TextEncoder/TextDecoder (UTF-8)',
   'atob/btoa, crypto, queueMicrotask, timers, performance.now',

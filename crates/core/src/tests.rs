@@ -386,7 +386,10 @@ fn a_stack_whose_header_cannot_be_a_string_throws_as_in_v8() {
       "RangeError: nm"
     ])
   );
-  assert_eq!(v["logs"], serde_json::json!(["[object Error] { name: [Object: null prototype] {} }"]));
+  assert_eq!(
+    v["logs"],
+    serde_json::json!(["[object Error] { name: [Object: null prototype] {} }"])
+  );
 }
 
 /// `Error.stackTraceLimit` is V8's: an own enumerable data property, read at capture without
@@ -405,7 +408,10 @@ fn stack_trace_limit_is_a_data_property_read_without_program_code() {
      Error.stackTraceLimit = Infinity; r.push(frames() >= 4)
      return r",
   );
-  assert_eq!(v["value"], serde_json::json!([10, true, true, true, "stackTraceLimit", 5, 2, 0, 0, 0, 0, true]));
+  assert_eq!(
+    v["value"],
+    serde_json::json!([10, true, true, true, "stackTraceLimit", 5, 2, 0, 0, 0, 0, true])
+  );
 }
 
 #[test]

@@ -160,7 +160,8 @@ impl Ledger {
       }
       break;
     }
-    let message = longest_fitting_prefix(full_message.as_bytes(), self.max_bytes.saturating_sub(used));
+    let message =
+      longest_fitting_prefix(full_message.as_bytes(), self.max_bytes.saturating_sub(used));
     // A prefix of UTF-8 cut at a code point is UTF-8.
     let failure = Failure::new(FailureKind::OutputLimit, String::from_utf8_lossy(message));
     let mut out = String::from("{\"logs\":");

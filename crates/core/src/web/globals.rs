@@ -17,7 +17,7 @@
 use crate::quickjs::prelude::Prelude;
 use crate::quickjs::raw::{self, Owned};
 use crate::web::buffers::{new_uint8_array, throw_type, view_bytes};
-use crate::web::encoding;
+use crate::web::{digest, encoding};
 use rquickjs::function::Rest;
 use rquickjs::{qjs, Array, Ctx, Exception, Function, Object, Value};
 
@@ -318,6 +318,7 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     )?,
   )?;
   encoding::define(ctx, &n)?;
+  digest::define(ctx, &n)?;
   n.set(
     "urlParse",
     Function::new(

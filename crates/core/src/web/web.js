@@ -1090,6 +1090,44 @@
   }
   defineProperty(crypto, Symbol.toStringTag, { value: 'Crypto', configurable: true })
 
+  // crypto.subtle: digest only (SHA-1, SHA-256, SHA-384, SHA-512). As the standard orders it:
+  // the algorithm is read first, then the bytes are taken (hashed at once), and the promise
+  // settles later; every error rejects it.
+  const DIGESTS = ['SHA-1', 'SHA-256', 'SHA-384', 'SHA-512']
+  class SubtleCrypto {
+    constructor(key) {
+      if (key !== SUBTLE_KEY) throw illegal()
+    }
+    digest(algorithm, data) {
+      return new Promise((resolve, reject) => {
+        if (arguments.length < 2) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "algorithm" and "data" arguments must be specified')
+        let name
+        if (typeof algorithm === 'string') name = algorithm
+        else if (algorithm !== null && typeof algorithm === 'object') {
+          name = algorithm.name
+          if (name === undefined) throw codeError(TypeError, 'ERR_MISSING_OPTION', 'Algorithm: name: Missing or not a string')
+          name = `${name}`
+        } else throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "algorithm" argument must be of type string or an instance of Object. ${received(algorithm)}`)
+        const upper = name.toUpperCase()
+        if (!DIGESTS.includes(upper)) throw domError('Unrecognized algorithm name', 'NotSupportedError')
+        let bytes
+        if (isView(data)) {
+          const ab = data.buffer
+          bytes = call(abDetached, ab) ? new Uint8Array(0) : new Uint8Array(ab, data.byteOffset, data.byteLength)
+        } else if (Object.prototype.toString.call(data) === '[object ArrayBuffer]' || Object.prototype.toString.call(data) === '[object SharedArrayBuffer]') {
+          bytes = Object.prototype.toString.call(data) === '[object ArrayBuffer]' && call(abDetached, data) ? new Uint8Array(0) : new Uint8Array(data)
+        } else {
+          throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "data" argument must be an instance of ArrayBuffer, Buffer, TypedArray, or DataView. ${received(data)}`)
+        }
+        const out = native.digest(upper, bytes)
+        hostQueueMicrotask(() => resolve(out))
+      })
+    }
+  }
+  defineProperty(SubtleCrypto.prototype, Symbol.toStringTag, { value: 'SubtleCrypto', configurable: true })
+  const SUBTLE_KEY = Symbol('subtle')
+  defineProperty(crypto, 'subtle', { value: new SubtleCrypto(SUBTLE_KEY), enumerable: true, configurable: true })
+
   // ---- util.inspect: what Node's own [nodejs.util.inspect.custom] methods print ------------
   // (the console calls them in this realm with an `inspect` of this realm).
 
