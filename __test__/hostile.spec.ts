@@ -186,6 +186,16 @@ add(
     expect: 'value',
     value: 50,
   },
+  {
+    // Each overflow used to allow as many frames again as the last (the engine's error hooks
+    // moved QuickJS's stack top down to the deepest frame) until the thread's real stack
+    // overflowed: the host died of SIGSEGV after about 60.
+    name: 'recursion: 120 caught stack overflows stop at the same depth, the host survives',
+    program: `let d = 0; const f = (): void => { d++; f() }; const depths = new Set<number>(); for (let i = 0; i < 120; i++) { d = 0; try { f() } catch {} depths.add(d) } return depths.size`,
+    config: { computeMs: 20000, maxWallMs: 20000 },
+    expect: 'value',
+    value: 1,
+  },
 )
 
 // ─── prototype and global tampering: crossing the boundary must not change ────────────────────

@@ -414,6 +414,23 @@ fn stack_trace_limit_is_a_data_property_read_without_program_code() {
   );
 }
 
+/// Every caught stack overflow stops at the same depth: the engine's error hooks call into
+/// JavaScript from the deepest frame, and that used to move QuickJS's stack top down to
+/// there, so each overflow allowed as many frames again as the last until the thread's real
+/// stack overflowed and the host died of SIGSEGV (about 60 overflows).
+#[test]
+fn caught_stack_overflows_keep_the_same_depth() {
+  let limits = Limits { compute_ms: 60_000.0, ..Limits::default() };
+  let v = run_with(
+    "let d = 0; const f = () => { d++; f() }; const depths = []
+     for (let i = 0; i < 150; i++) { d = 0; try { f() } catch (e) { if (!(e instanceof RangeError)) throw e } depths.push(d) }
+     const g = (n) => n === 0 ? new Error('x').stack : g(n - 1)
+     return [depths.length, new Set(depths).size, depths[0] > 1000, g(500).split('\\n').length]",
+    limits,
+  );
+  assert_eq!(v["value"], serde_json::json!([150, 1, true, 11]), "{v}");
+}
+
 #[test]
 fn deep_recursion_is_a_catchable_range_error() {
   let v = run("function f(n: number): number { return f(n + 1) + 1 } try { f(0) } catch (e) { return String(e) }");

@@ -3226,6 +3226,13 @@ void JS_SetMaxStackSize(JSRuntime *rt, size_t stack_size)
 
 void JS_UpdateStackTop(JSRuntime *rt)
 {
+    /* code-runtime-quickjs: only where no JavaScript is running. rquickjs calls this on
+       every call from Rust into JavaScript; called from a native function deep in a
+       recursion (the engine's error hooks), it moved the top, and with it the limit,
+       down to there, so each caught stack overflow allowed as many frames again as the
+       last, until the thread's real stack overflowed (SIGSEGV after ~60). */
+    if (rt->current_stack_frame != NULL)
+        return;
     rt->stack_top = js_get_stack_pointer();
     update_stack_limit(rt);
 }
