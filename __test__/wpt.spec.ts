@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 // @ts-expect-error: a plain ES module of the repository's scripts, no typings
-import { AREAS, areaOf, runWpt, testFiles, wptDir } from '../scripts/wpt.mjs'
+import { AREAS, areaOf, compareHarnesses, runWpt, testFiles, wptDir } from '../scripts/wpt.mjs'
 
 // The Web Platform Tests of the web globals (scripts/wpt.mjs), read from the WPT subset beside
 // the checkout (../shared/wpt or $WPT_DIR; none of it is in the repository). Each test file
@@ -40,6 +40,16 @@ describe.runIf(dir !== null)('Web Platform Tests, CodeRuntime and Node', () => {
       expect(a, name).toBeDefined()
       expect(a!.subtests, name).toBeGreaterThan(0)
       expect(a!.node, name).toBeGreaterThan(0)
+    }
+  })
+
+  test('our harness gives the verdicts of WPT\'s own testharness.js (in Node, on a sample)', async () => {
+    const sample = ['dom/abort/event.any.js', 'dom/events/Event-constructors.any.js', 'encoding/textdecoder-streaming.any.js', 'url/urlsearchparams-constructor.any.js']
+    const rows: { f: string; diff: unknown[]; ours: { results: Map<string, unknown> }; theirs: { results: Map<string, unknown> } }[] = await compareHarnesses(dir, sample)
+    for (const r of rows) {
+      expect(r.ours.results.size, r.f).toBeGreaterThan(0)
+      expect(r.ours.results.size, r.f).toBe(r.theirs.results.size)
+      expect(r.diff, r.f).toEqual([])
     }
   })
 
