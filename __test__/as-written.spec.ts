@@ -104,11 +104,12 @@ describe('the text as written', () => {
       'var C = class { static constructor() { return 1 } static *constructor2() {} }',
       'var D = class { static get constructor() { return 2 } }',
       'var E = class { static *constructor() { yield 3 } }',
-      'return [C.constructor(), D.constructor, [...E.constructor()][0]]',
+      'class G { constructor() { this.v = 4 } static constructor() { return 5 } }',
+      'return [C.constructor(), D.constructor, [...E.constructor()][0], new G().v, G.constructor()]',
     ].join('\n')
     const r = await runOn(rt, program)
     expect(r).toEqual({ logs: [], value: (await inNode(program)).value })
-    expect(r.value).toEqual([1, 2, 3])
+    expect(r.value).toEqual([1, 2, 3, 4, 5])
   })
 
   test('a U+0000 in the program text is part of it', async () => {

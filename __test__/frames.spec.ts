@@ -59,6 +59,21 @@ describe('frame names are what V8 prints', () => {
   })
 })
 
+describe('Error.prototype.stack', () => {
+  test("its getter reads an error's own stack as the error does", async () => {
+    const program = [
+      "const get = Object.getOwnPropertyDescriptor(Error.prototype, 'stack')!.get!",
+      "const e = new TypeError('t')",
+      'const before = get.call(e)',
+      'const read = e.stack',
+      "e.stack = 'mine'",
+      "return [typeof before, before === read, before.split('\\n')[0], get.call(e), get.call(new RangeError('r')).split('\\n')[0], String(get.call({}))]",
+    ].join('\n')
+    const r = await run(program)
+    expect(r).toEqual({ logs: [], value: ['string', true, 'TypeError: t', 'mine', 'RangeError: r', 'undefined'] })
+  })
+})
+
 describe('no frame of the host', () => {
   test('an error class of a binding shows no constructor frame of the engine', async () => {
     const r = await run('try { await tools.fail({}) } catch (e) { return e.stack }', {

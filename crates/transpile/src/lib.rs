@@ -199,6 +199,8 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
   drop(parser);
   // swc reads a static method named `constructor` as a (misplaced) constructor; it is valid
   // JavaScript, so such a program can run as written, but not be lowered from that tree.
+  // Beside a real constructor, such a method also reads as a second constructor; QuickJS,
+  // which gets the text as written, still refuses a class that has two.
   let mut static_constructor = None;
   errors.retain(|e| {
     let keep = !is_static_constructor_method(e.kind(), e.span().lo, &tokens);
@@ -207,6 +209,9 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     }
     keep
   });
+  if static_constructor.is_some() {
+    errors.retain(|e| !matches!(e.kind(), SyntaxError::DuplicateConstructor));
+  }
   let script = match parsed {
     Ok(script) if errors.is_empty() => script,
     Ok(_) => {
@@ -459,6 +464,7 @@ mod tests {
       "var C = class { static constructor() { return 1 } }; return C.constructor()",
       "var C = class { static *constructor() {} static get constructor() {} }",
       "class C { static\nset constructor(v) {} }",
+      "class C { constructor() {} static constructor() { return 1 } }",
       "while (false) async function f() {}",
       "return '\u{0}'.length + 'a\0b'.length",
     ] {

@@ -43755,6 +43755,27 @@ static JSValue js_error_get_stack(JSContext *ctx, JSValueConst this_val)
     p = JS_VALUE_GET_OBJ(this_val);
     if (p->class_id != JS_CLASS_ERROR)
         return JS_UNDEFINED;
+    /* code-runtime-quickjs: an embedder's prepareStackTrace hook that keeps the stack as
+       the error's own property (ours: an accessor that turns into a data property) leaves
+       the slot empty; the getter reads that property, as it would read the slot. An own
+       accessor is called (the stack-overflow check ends one that is this getter itself). */
+    if (JS_IsUndefined(p->u.object_data)) {
+        JSPropertyDescriptor desc;
+        JSValue v;
+        int ret = JS_GetOwnPropertyInternal(ctx, &desc, p, JS_ATOM_stack);
+        if (ret < 0)
+            return JS_EXCEPTION;
+        if (ret > 0) {
+            if (desc.flags & JS_PROP_GETSET) {
+                v = JS_IsFunction(ctx, desc.getter)
+                    ? JS_Call(ctx, desc.getter, this_val, 0, NULL) : JS_UNDEFINED;
+            } else {
+                v = js_dup(desc.value);
+            }
+            js_free_desc(ctx, &desc);
+            return v;
+        }
+    }
     return js_dup(p->u.object_data);
 }
 
