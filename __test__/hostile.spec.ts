@@ -756,6 +756,9 @@ add(
   native('Array.from({ length: 1e8 })', `return Array.from({ length: 1e8 }).length`, { maxHeapMb: 1024 }),
   native('Array.from of a 1e7-element iterator, in a loop', `const a = new Array(1e7).fill(0); for (;;) Array.from(a.values())`),
   native('Uint8Array.from({ length: 2e8 })', `return Uint8Array.from({ length: 2e8 }).length`, { maxHeapMb: 1024 }),
+  native('crypto.subtle.digest of 512 MiB', `const d = await crypto.subtle.digest('SHA-512', new Uint8Array(2 ** 29)); return d.byteLength`, { maxHeapMb: 1024 }),
+  native('TextDecoder of 256 MiB of four-byte gb18030', `const b = new Uint8Array(2 ** 28); new Uint32Array(b.buffer).fill(0x30813081)
+    return new TextDecoder('gb18030', { fatal: true }).decode(b).length`, { maxHeapMb: 2048 }),
   native('indexOf of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.indexOf(t)`),
   native('lastIndexOf of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'b' + 'a'.repeat(2e5); for (;;) s.lastIndexOf(t)`),
   native('includes of a 200,000-character near-miss', `const s = 'a'.repeat(4e5), t = 'a'.repeat(2e5) + 'b'; for (;;) s.includes(t)`),
