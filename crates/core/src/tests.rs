@@ -1470,3 +1470,15 @@ fn a_call_whose_argument_cannot_fit_in_a_host_event_rejects_in_the_program() {
   assert_eq!(v, serde_json::json!({ "logs": [], "value": [limit, refused, 12, refused] }));
   assert_eq!(batches.len(), 2, "only the calls that fit reach the host: {batches:?}");
 }
+
+/// QuickJS's JS-written built-ins are precompiled bytecode that names atoms by their index
+/// in `quickjs-atom.h`; a predefined atom added there shifted them (`Array.fromAsync` threw
+/// `undefined is not a function`, `Iterator.zip` `bug: state=`), so vendored changes make
+/// their atoms at run time.
+#[test]
+fn precompiled_builtins_keep_their_atoms() {
+  let v = run(
+    "return [await Array.fromAsync([1, Promise.resolve(2)]), [...Iterator.zip([[1, 2], [3, 4]])]]",
+  );
+  assert_eq!(v["value"], serde_json::json!([[1, 2], [[1, 3], [2, 4]]]), "{v}");
+}

@@ -88,7 +88,6 @@ DEF(errors, "errors")
 DEF(error, "error")
 DEF(suppressed, "suppressed")
 DEF(stack, "stack")
-DEF(stackTraceLimit, "stackTraceLimit") /* code-runtime-quickjs: Error.stackTraceLimit is data */
 DEF(name, "name")
 DEF(toString, "toString")
 DEF(toLocaleString, "toLocaleString")

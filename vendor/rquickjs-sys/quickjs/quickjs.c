@@ -8349,9 +8349,13 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
        anything but a number there (deleted, an accessor, an object) captures no frames. */
     d = 10;
     if (JS_VALUE_GET_TAG(ctx->error_ctor) == JS_TAG_OBJECT) {
+        /* An atom made here, not a predefined one: a new predefined atom would shift the
+           indices the precompiled JS built-ins (Array.fromAsync, Iterator.zip) refer to. */
+        JSAtom limit_atom = JS_NewAtom(ctx, "stackTraceLimit");
         JSProperty *limit_pr;
         JSShapeProperty *limit_prs = find_own_property(&limit_pr, JS_VALUE_GET_OBJ(ctx->error_ctor),
-                                                       JS_ATOM_stackTraceLimit);
+                                                       limit_atom);
+        JS_FreeAtom(ctx, limit_atom);
         d = NAN;
         if (limit_prs && (limit_prs->flags & JS_PROP_TMASK) == JS_PROP_NORMAL &&
             JS_IsNumber(limit_pr->u.value))
