@@ -1100,7 +1100,7 @@ fn long_native_operations_end_at_the_compute_budget() {
 fn repeated_strings_are_the_strings_node_makes() {
   let v = run(
     "const wide = '\\u4e2d\\u6587'.repeat(70001), narrow = 'xy\\u00e9'.repeat(100003)
-     return ['ab'.repeat(5), 'x'.repeat(0), ''.repeat(9), 'q'.repeat(1), '\\u00e9'.repeat(3),
+     return ['ab'.repeat(5), 'x'.repeat(0) + 'foo'.repeat(0) + '\\u4e2d\\u6587'.repeat(0), ''.repeat(9), 'q'.repeat(1), '\\u00e9'.repeat(3),
        '\\u4e2d'.repeat(4), 'x'.repeat(70000).length, wide.length, wide.slice(-3), wide.indexOf('\\u6587\\u6587'),
        narrow.length, narrow.slice(300004), narrow.lastIndexOf('yx'), 'abc'.repeat(3e5).split('abc').length,
        'a'.padStart(5, 'xy'), 'a'.padEnd(6, '\\u4e2d'), '-'.repeat(65537).length]",

@@ -49154,7 +49154,7 @@ static JSValue js_string_repeat(JSContext *ctx, JSValueConst this_val,
         goto fail;
     if (len == 1) {
         string_buffer_fill(b, string_get(p, 0), n);
-    } else if (string_buffer_concat(b, p, 0, len) == 0) {
+    } else if (n > 0 && string_buffer_concat(b, p, 0, len) == 0) {
         /* code-runtime-quickjs: the rest by doubling copies of what is written so far (the
            buffer has the string's width and room for all of it), polling between copies;
            one concat per repetition cost ~40 ns for a two-character string */
