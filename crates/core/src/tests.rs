@@ -448,7 +448,11 @@ fn maps_of_many_object_keys_stay_fast() {
      return [hits, m.size, m.has(a[0]), m.has(a[1]), m.has([0]), sm.get(syms[19999]), c.length, c[19999][0]]",
     limits,
   );
-  assert_eq!(v["value"], serde_json::json!([100000, 50000, false, true, false, 19999, 20000, 19999]), "{v}");
+  assert_eq!(
+    v["value"],
+    serde_json::json!([100000, 50000, false, true, false, 19999, 20000, 19999]),
+    "{v}"
+  );
 }
 
 #[test]

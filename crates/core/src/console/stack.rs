@@ -141,19 +141,18 @@ fn join(header: String, frames: &str) -> String {
 
 /// V8's header (`ErrorUtils::ToString`) from data properties only.
 fn safe_header(c: *mut qjs::JSContext, v: qjs::JSValue) -> String {
-  let text = |name: &std::ffi::CStr| {
-    raw::data_string(c, v, name).map(|b| String::from_utf8_lossy(&b).into_owned())
-  };
-  header_of(text(c"name"), text(c"message"))
+  let header = header_bytes(raw::data_string(c, v, c"name"), raw::data_string(c, v, c"message"));
+  String::from_utf8_lossy(&header).into_owned()
 }
 
-fn header_of(name: Option<String>, message: Option<String>) -> String {
-  let name = name.unwrap_or_else(|| "Error".to_owned());
+/// `ErrorUtils::ToString`'s joining of a (WTF-8) name and message.
+fn header_bytes(name: Option<Vec<u8>>, message: Option<Vec<u8>>) -> Vec<u8> {
+  let name = name.unwrap_or_else(|| b"Error".to_vec());
   let message = message.unwrap_or_default();
   match (name.is_empty(), message.is_empty()) {
     (_, true) => name,
     (true, false) => message,
-    (false, false) => format!("{name}: {message}"),
+    (false, false) => [name.as_slice(), b": ", &message].concat(),
   }
 }
 
@@ -171,14 +170,7 @@ fn program_header<'js>(this: &Object<'js>) -> rquickjs::Result<Vec<u8>> {
     // WTF-8: a lone surrogate in the name or message stays one in the stack.
     Ok(Some(raw::string_bytes(this.ctx().as_raw().as_ptr(), s.0.as_raw()).unwrap_or_default()))
   };
-  let (name, message) = (read("name")?, read("message")?);
-  let name = name.unwrap_or_else(|| b"Error".to_vec());
-  let message = message.unwrap_or_default();
-  Ok(match (name.is_empty(), message.is_empty()) {
-    (_, true) => name,
-    (true, false) => message,
-    (false, false) => [name.as_slice(), b": ", &message].concat(),
-  })
+  Ok(header_bytes(read("name")?, read("message")?))
 }
 
 /// Whether Node's `inspect` would show this error as its stack alone: own keys only `stack`
@@ -529,9 +521,12 @@ mod tests {
 
   #[test]
   fn header_follows_error_to_string() {
-    assert_eq!(header_of(None, None), "Error");
-    assert_eq!(header_of(Some("TypeError".into()), Some("x".into())), "TypeError: x");
-    assert_eq!(header_of(Some(String::new()), Some("x".into())), "x");
-    assert_eq!(header_of(Some("E".into()), Some(String::new())), "E");
+    let h = |n: Option<&str>, m: Option<&str>| {
+      header_bytes(n.map(|s| s.as_bytes().to_vec()), m.map(|s| s.as_bytes().to_vec()))
+    };
+    assert_eq!(h(None, None), b"Error");
+    assert_eq!(h(Some("TypeError"), Some("x")), b"TypeError: x");
+    assert_eq!(h(Some(""), Some("x")), b"x");
+    assert_eq!(h(Some("E"), Some("")), b"E");
   }
 }
