@@ -22,7 +22,7 @@ export function renderChart(result) {
         const r = row(s.id, name)
         if (!r) continue
         if (r.error || !ours || ours.error) bars.push({ name, error: true })
-        else bars.push({ name, value: r[m.key], ratio: r[m.key] / ours[m.key], capped: r.comparable === false, note: r.note })
+        else bars.push({ name, value: r[m.key], ratio: m.higher ? ours[m.key] / r[m.key] : r[m.key] / ours[m.key], capped: r.comparable === false, note: r.note })
       }
       const oursText = !ours ? '—' : ours.error ? 'error' : `${fmt(ours[m.key])} ${m.unit}`
       const target = m.target !== undefined ? ` (target ≤${fmt(m.target)})` : ''

@@ -244,17 +244,18 @@ const cell = (s, r) => {
       : s.metrics.map((m) => `${fmt(r[m.key])} ${m.unit}`).join(' / ')
   return `${text}${r.note ? ' *' : ''}`
 }
+/** A metric marked `higher` (runs/s) is better the higher it is; every other, the lower. */
 function bestOther(s) {
-  const head = s.metrics[0].key
+  const { key: head, higher } = s.metrics[0]
   const ours = rowOf(s.id, 'ours')
   let best = null
   for (const name of adapterNames.slice(1)) {
     const r = rowOf(s.id, name)
     if (!r || r.error || r.comparable === false) continue
-    if (!best || r[head] < best[head]) best = r
+    if (!best || (higher ? r[head] > best[head] : r[head] < best[head])) best = r
   }
   if (!best || !ours || ours.error) return null
-  return { adapter: best.adapter, value: best[head], ratio: best[head] / ours[head] }
+  return { adapter: best.adapter, value: best[head], ratio: higher ? ours[head] / best[head] : best[head] / ours[head] }
 }
 
 const summary = scenarios.map((s, i) => {
@@ -282,7 +283,7 @@ const notes = rows.filter((r) => r.note)
 const table = [
   ...lines,
   '',
-  '"best other ÷ ours": the best non-ours figure of the headline metric (first one) divided by ours; above 1× ours is ahead.',
+  '"best other ÷ ours": the best non-ours figure of the headline metric (first one) divided by ours (for runs/s, ours divided by it); above 1× ours is ahead.',
   '',
   ...notes.map((r) => `- \\* ${r.adapter}, scenario ${scenarios.find((s) => s.id === r.scenario).num}: ${r.note}`),
   ...rows.filter((r) => r.error).map((r) => `- **error** ${r.adapter}, ${r.scenario}: ${r.error.split('\n')[0]}`),

@@ -7,13 +7,14 @@
 //   caps              per adapter: smaller counts where the full ones are infeasible, + a note
 //   only              adapters the scenario applies to (default: all)
 //   fresh             measure each rep in a fresh child process (memory scenarios)
-//   metrics           [{ key, label, unit, target? }]: lower is better; the first is the
+//   metrics           [{ key, label, unit, target?, higher? }]: lower is better (higher: runs/s); the first is the
 //                     headline (chart, ratio); `target` applies to ours
 //   measure           returns { samples } (latencies pooled across reps into percentiles by
 //                     `summarize`) or an object of metrics (the median across reps is kept)
 import { spawn } from 'node:child_process'
 import { Console } from 'node:console'
 import { availableParallelism } from 'node:os'
+import { performance } from 'node:perf_hooks'
 import vm from 'node:vm'
 import { check, median, now, percentile, rssMb, rssPeak, settleHeap, sleep } from './lib.mjs'
 
@@ -22,11 +23,11 @@ const latencySummary = (samples) => {
   return { p50_ms: percentile(s, 50), p99_ms: percentile(s, 99), max_ms: s[s.length - 1] }
 }
 
-async function sequentialLatencies(adapter, program, n, verify) {
+async function sequentialLatencies(adapter, program, n, verify, tools) {
   const samples = []
   for (let i = 0; i < n; i++) {
     const t0 = now()
-    const r = await adapter.run(program)
+    const r = await adapter.run(program, tools)
     samples.push(now() - t0)
     verify(r)
   }
@@ -85,6 +86,147 @@ const LONG_NATIVE_OPS = [
   ['JSON.stringify of 5e6 strings', "const a = new Array(5e6).fill('x'); for (;;) JSON.stringify(a)"],
   ['new Function of 25 MB', "const src = 'x+=1;'.repeat(5e6); for (;;) new Function('x', src)"],
 ]
+
+/**
+ * The program an agent sends (scenario 12): an interface and a generic helper, three
+ * sequential binding calls and one 10-way parallel one, an object log and a string log, a
+ * 20-field summary. Ours runs the TypeScript; the others run AGENT_PROGRAM_JS, the same text
+ * with its types removed.
+ */
+export const AGENT_PROGRAM_TS = `interface Issue {
+  id: number
+  title: string
+  state: 'open' | 'closed'
+  labels: string[]
+  comments: number
+  author: string
+}
+interface Page<T> { items: T[]; page: number; next: number | null }
+
+function countBy<T>(xs: readonly T[], key: (x: T) => string): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const x of xs) out[key(x)] = (out[key(x)] ?? 0) + 1
+  return out
+}
+
+const repo = await tools.getRepo({ owner: 'acme', name: 'widgets' })
+const owner = await tools.getUser({ login: repo.owner })
+const first: Page<Issue> = await tools.listIssues({ repo: repo.id, page: 0 })
+const pages: Page<Issue>[] = await Promise.all(
+  Array.from({ length: 10 }, (_, i) => tools.listIssues({ repo: repo.id, page: i + 1 })),
+)
+const issues: Issue[] = [first, ...pages].flatMap((p) => p.items)
+const open = issues.filter((i) => i.state === 'open')
+const byLabel = countBy(issues, (i) => i.labels[0] ?? 'none')
+const byAuthor = countBy(issues, (i) => i.author)
+const top = [...issues].sort((a, b) => b.comments - a.comments || a.id - b.id)[0]
+console.log({ repo: repo.name, pages: pages.length + 1, issues: issues.length })
+console.log(\`\${open.length} of \${issues.length} issues open in \${repo.owner}/\${repo.name}\`)
+const comments = issues.reduce((s, i) => s + i.comments, 0)
+return {
+  repo: repo.name, owner: owner.login, ownerName: owner.name, stars: repo.stars,
+  issues: issues.length, open: open.length, closed: issues.length - open.length,
+  comments, meanComments: Math.round((comments / issues.length) * 100) / 100,
+  topId: top.id, topTitle: top.title, topComments: top.comments,
+  labels: Object.keys(byLabel).length, bugs: byLabel.bug ?? 0, features: byLabel.feature ?? 0,
+  authors: Object.keys(byAuthor).length, lastPage: pages[pages.length - 1].page,
+  hasMore: pages[pages.length - 1].next !== null, firstTitle: issues[0].title, ok: true,
+}`
+
+/** `ts` with each `[from, to]` replaced once; a `from` that is not there is an error. */
+function eraseTypes(ts, edits) {
+  return edits.reduce((text, [from, to]) => {
+    if (!text.includes(from)) throw new Error(`AGENT_PROGRAM_TS has no ${JSON.stringify(from)}`)
+    return text.replace(from, to)
+  }, ts)
+}
+
+export const AGENT_PROGRAM_JS = eraseTypes(AGENT_PROGRAM_TS, [
+  [AGENT_PROGRAM_TS.slice(0, AGENT_PROGRAM_TS.indexOf('function countBy')), ''],
+  ['function countBy<T>(xs: readonly T[], key: (x: T) => string): Record<string, number> {', 'function countBy(xs, key) {'],
+  ['const out: Record<string, number> = {}', 'const out = {}'],
+  ['const first: Page<Issue> =', 'const first ='],
+  ['const pages: Page<Issue>[] =', 'const pages ='],
+  ['const issues: Issue[] =', 'const issues ='],
+])
+
+const AGENT_LABELS = ['bug', 'feature', 'docs', 'question']
+const AGENT_PAGES = Array.from({ length: 11 }, (_, page) => ({
+  items: Array.from({ length: 5 }, (_, k) => {
+    const id = 100 + page * 5 + k
+    return { id, title: `Issue ${id}: widgets break when ${k} > ${page}`, state: id % 3 === 0 ? 'closed' : 'open', labels: AGENT_LABELS.slice(id % 4, (id % 4) + 1 + (id % 2)), comments: (id * 7) % 13, author: `user${id % 6}` }
+  }),
+  page,
+  next: page < 12 ? page + 1 : null,
+}))
+/** The agent program's host functions: precomputed answers, so their own time is ~nothing. */
+export const AGENT_TOOLS = {
+  getRepo: async ({ owner, name }) => ({ id: 7, owner, name, stars: 1234, private: false }),
+  getUser: async ({ login }) => ({ login, name: 'Acme Corp', followers: 99 }),
+  listIssues: async ({ page }) => AGENT_PAGES[page],
+}
+const AsyncFunction = (async () => {}).constructor
+/** What the agent program returns and logs, run here in Node (the answer every runtime must give). */
+const AGENT_EXPECTED = await (async () => {
+  const logs = []
+  const value = await new AsyncFunction('tools', 'console', AGENT_PROGRAM_JS)(AGENT_TOOLS, { log: (...a) => logs.push(a) })
+  return { value, logs }
+})()
+const AGENT_EXPECTED_LOGS = nodeLogs(`console.log(${JSON.stringify(AGENT_EXPECTED.logs[0][0])}); console.log(${JSON.stringify(AGENT_EXPECTED.logs[1][0])})`)
+
+/** Checks an agent-program answer: the summary, and two logs (ours: as Node prints them). */
+function checkAgent(a, r) {
+  check(JSON.stringify(r.value) === JSON.stringify(AGENT_EXPECTED.value), 'the 20-field summary', r.value)
+  check(r.logs.length === 2, 'two logs', r.logs)
+  if (a.name === 'ours') check(r.logs[0] === AGENT_EXPECTED_LOGS[0] && r.logs[1] === AGENT_EXPECTED_LOGS[1], "Node's text for both logs", r.logs)
+}
+
+const agentProgram = (a) => (a.typescript ? AGENT_PROGRAM_TS : AGENT_PROGRAM_JS)
+
+const SCALE_METRICS = [
+  { key: 't1', label: 'threads 1', unit: 'runs/s', higher: true },
+  { key: 't2', label: 'threads 2', unit: 'runs/s', higher: true },
+  { key: 't4', label: 'threads 4', unit: 'runs/s', higher: true },
+  { key: 'per_core', label: 'per core', unit: 'runs/s', higher: true },
+]
+
+/**
+ * Runs/s of `program` with threads 1, 2 and 4, and per core: the figure with as many
+ * threads as the machine has cores (or the most below that) divided by them.
+ */
+async function scaling(a, program, tools, runs, verify) {
+  const out = {}
+  for (const t of [1, 2, 4]) out[`t${t}`] = await throughput(a, t, program, tools, runs, verify)
+  const t = Math.max(...[1, 2, 4].filter((n) => n <= availableParallelism()))
+  out.per_core = out[`t${t}`] / t
+  return out
+}
+
+/**
+ * Runs/s of `program` with `threads` pool threads (ours; the others have no such knob, and
+ * run with as many runs in flight): four loops per thread, each starting its next run when
+ * its last one settles, until `total` runs are done (after as many runs to warm up).
+ */
+async function throughput(a, threads, program, tools, total, verify) {
+  const runner = a.withThreads ? await a.withThreads(threads) : a
+  try {
+    const inFlight = Math.min(total, 4 * threads)
+    for (let i = 0; i < inFlight; i++) verify(await runner.run(program, tools))
+    let started = 0
+    const t0 = now()
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (started < total) {
+          started++
+          verify(await runner.run(program, tools))
+        }
+      }),
+    )
+    return total / ((now() - t0) / 1000)
+  } finally {
+    if (runner !== a) await runner.close()
+  }
+}
 
 export const SCENARIOS = [
   {
@@ -343,18 +485,25 @@ export const SCENARIOS = [
     num: '9',
     title: 'a binding resolving 50,000 small objects into the program (summed)',
     params: { full: { n: 50000, reps: 7 }, quick: { n: 500, reps: 1 } },
-    metrics: [{ key: 'ms', label: '', unit: 'ms' }],
+    metrics: [
+      { key: 'ms', label: 'run', unit: 'ms', target: 35 },
+      { key: 'main_ms', label: 'main thread', unit: 'ms' },
+    ],
+    // main thread: the time Node's event loop was busy during the run (the agent's own
+    // thread: checking and writing the answer, and whatever else the runtime does there).
     async measure(a, p) {
       const rows = Array.from({ length: p.n }, (_, i) => ({ id: i, name: 'item' + i, v: i % 100 }))
       const expected = rows.reduce((s, r) => s + r.v, 0)
       const tools = { rows: async () => rows }
       const program = 'const rows = await tools.rows({}); let s = 0; for (const r of rows) s += r.v; return s'
       if (p.rep === 0) await a.run(program, tools)
+      const elu = performance.eventLoopUtilization()
       const t0 = now()
       const r = await a.run(program, tools)
       const ms = now() - t0
+      const main_ms = performance.eventLoopUtilization(elu).active
       check(r.value === expected, `${expected}`, r.value)
-      return { ms }
+      return { ms, main_ms }
     },
   },
   {
@@ -428,5 +577,44 @@ export const SCENARIOS = [
       await settleHeap()
       return { kb_per_run: ((rssMb() - base) * 1024) / p.n }
     },
+  },
+  {
+    id: 'agent',
+    short: 'agent program (TypeScript, 13 calls, 2 logs)',
+    num: '12',
+    title: 'agent program: 40 lines of TypeScript, 3 sequential + one 10-way parallel call, 2 logs, 20-field summary; whole run(), p50 / p99',
+    params: { full: { runs: 100, reps: 7, warmup: 20 }, quick: { runs: 3, reps: 1, warmup: 1 } },
+    caps: { 'worker-thread': { full: { runs: 15 }, quick: { runs: 2 }, note: '105 runs (15 per rep) instead of 700' } },
+    metrics: [
+      { key: 'p50_ms', label: 'p50', unit: 'ms' },
+      { key: 'p99_ms', label: 'p99', unit: 'ms' },
+    ],
+    summarize: latencySummary,
+    async measure(a, p) {
+      const verify = (r) => checkAgent(a, r)
+      const program = agentProgram(a)
+      if (p.rep === 0) await sequentialLatencies(a, program, p.warmup, verify, AGENT_TOOLS)
+      return { samples: await sequentialLatencies(a, program, p.runs, verify, AGENT_TOOLS) }
+    },
+  },
+  {
+    id: 'scale-return',
+    short: '`return 1` runs/s, threads 1 / 2 / 4',
+    num: '13',
+    title: 'runs per second of `return 1` with `threads` 1 / 2 / 4 (the others: as many runs in flight), and per core',
+    params: { full: { runs: 2000, reps: 3 }, quick: { runs: 20, reps: 1 } },
+    caps: { 'worker-thread': { full: { runs: 60 }, quick: { runs: 4 }, note: '60 runs per thread count, not 2,000' } },
+    metrics: SCALE_METRICS,
+    measure: (a, p) => scaling(a, 'return 1', {}, p.runs, (r) => check(r.value === 1, 'value 1', r.value)),
+  },
+  {
+    id: 'scale-agent',
+    short: 'agent program runs/s, threads 1 / 2 / 4',
+    num: '14',
+    title: 'runs per second of the agent program (12) with `threads` 1 / 2 / 4 (the others: as many runs in flight), and per core',
+    params: { full: { runs: 300, reps: 3 }, quick: { runs: 4, reps: 1 } },
+    caps: { 'worker-thread': { full: { runs: 30 }, quick: { runs: 2 }, note: '30 runs per thread count, not 300' } },
+    metrics: SCALE_METRICS,
+    measure: (a, p) => scaling(a, agentProgram(a), AGENT_TOOLS, p.runs, (r) => checkAgent(a, r)),
   },
 ]

@@ -16,6 +16,8 @@ export async function create() {
   return {
     name: 'ours',
     version,
+    /** Runs TypeScript (the others get the same programs with the types removed). */
+    typescript: true,
     async run(program, tools = {}) {
       const r = await runtime.run({ program, bindings: [{ global: 'tools', functions: tools }] })
       if (r.error) throw new Error(`${r.error.kind}: ${r.error.message}`)
@@ -28,6 +30,18 @@ export async function create() {
         return await budgeted.run({ program, bindings: [] })
       } finally {
         await budgeted.dispose()
+      }
+    },
+    /** A runner over a runtime of its own with `threads` pool threads. */
+    async withThreads(threads) {
+      const own = new CodeRuntime({ threads })
+      return {
+        async run(program, tools = {}) {
+          const r = await own.run({ program, bindings: [{ global: 'tools', functions: tools }] })
+          if (r.error) throw new Error(`${r.error.kind}: ${r.error.message}`)
+          return { value: r.value, logs: r.logs }
+        },
+        close: () => own.dispose(),
       }
     },
     close: () => runtime.dispose(),

@@ -2,8 +2,8 @@
 // fresh QuickJSRuntime + context per run, all on the Node main thread. Given the same limits
 // as ours where the library has them: a memory limit and a deadline interrupt handler.
 // Bindings cross as JSON strings through one host function that returns a QuickJS promise;
-// the completion is read with `context.dump` (JSON). No TypeScript transform, no console
-// rendering.
+// the completion is read with `context.dump` (JSON). No TypeScript transform; `console.log`
+// keeps each entry as its arguments' JSON (or the string itself), no Node-style rendering.
 // Interface: see ours.mjs.
 import { requirePeer } from './peers.mjs'
 
@@ -59,10 +59,11 @@ export async function create() {
     host.dispose()
     const names = JSON.stringify(Object.keys(tools))
     const source =
-      `{ const h = globalThis.__host; delete globalThis.__host; const t = Object.create(null);` +
+      `const logs = [], show = (v) => (typeof v === 'string' ? v : JSON.stringify(v));` +
+      ` { const h = globalThis.__host; delete globalThis.__host; const t = Object.create(null);` +
       ` for (const n of ${names}) t[n] = (a) => h(n, a === undefined ? 'null' : JSON.stringify(a)).then(JSON.parse);` +
-      ` globalThis.tools = t }\n` +
-      `(async () => {\n${program}\n})()`
+      ` globalThis.tools = t; globalThis.console = { log: (...a) => logs.push(a.map(show).join(' ')) } }\n` +
+      `(async () => {\n${program}\n})().then((v) => ({ v, logs }))`
     const evaluated = ctx.evalCode(source, 'program.js')
     if (evaluated.error) {
       const message = JSON.stringify(ctx.dump(evaluated.error))
@@ -87,9 +88,9 @@ export async function create() {
         // `dump` serializes with QuickJS's JSON.stringify from the host, outside any job:
         // stringifying 50,000 objects inside a QuickJS job (`.then(JSON.stringify)`) leaks
         // an object in this build, which aborts at JS_FreeRuntime (list_empty(&rt->gc_obj_list)).
-        const value = ctx.dump(r.value)
+        const { v, logs } = ctx.dump(r.value)
         r.value.dispose()
-        return { value, logs: [] }
+        return { value: v, logs }
       } finally {
         for (const d of open) d.dispose()
         ctx.dispose()
