@@ -12,10 +12,11 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 /** The native engine behind `CodeRuntime`. Not part of the public API. */
 export declare class NativeEngine {
   /**
-   * `threads`: pool threads kept ready; `onEvents(events)` receives queued events (see
+   * `threads`: pool threads kept ready; `timeZone`: the zone runs see (a name
+   * `canonicalTimeZone` returned); `onEvents(events)` receives queued events (see
    * [`Events`]) when they were not taken by `settleCall`/`settleCalls`.
    */
-  constructor(threads: number, onEvents: (arg: Array<string>) => void)
+  constructor(threads: number, timeZone: string, onEvents: (arg: Array<string>) => void)
   /** The id the module functions take. */
   get id(): number
   /** Ends every run and stops the threads; `done()` is called once all are idle. */
@@ -30,6 +31,12 @@ export declare class NativeEngine {
 
 /** Ends a run as `abort` with `reason` as its message. */
 export declare function abort(engineId: number, runId: number, reason: string): void
+
+/**
+ * The database's spelling of time zone `name` (`UTC` for UTC's aliases), or `null` when
+ * the time zone database compiled in has no such zone. For the config's validation.
+ */
+export declare function canonicalTimeZone(name: string): string | null
 
 /** Closes session `sessionId`: its run in progress ends as `abort` with `reason`. */
 export declare function closeSession(engineId: number, sessionId: number, reason: string): void

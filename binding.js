@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.NativeEngine = nativeBinding.NativeEngine
 module.exports.abort = nativeBinding.abort
+module.exports.canonicalTimeZone = nativeBinding.canonicalTimeZone
 module.exports.closeSession = nativeBinding.closeSession
 module.exports.normalizeCode = nativeBinding.normalizeCode
 module.exports.openSession = nativeBinding.openSession

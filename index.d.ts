@@ -166,6 +166,14 @@ export interface CodeRuntimeConfig {
   maxProgramBytes?: number
   /** Threads kept ready to execute programs; more start while programs spin. Positive integer. Default: the number of CPUs. */
   threads?: number
+  /**
+   * The IANA time zone every run sees: `Date`'s local time (`getHours()`, `toString()`,
+   * `getTimezoneOffset()`, `new Date(y, m, d)`, local forms of `Date.parse`), daylight saving
+   * transitions included, and `Intl`'s default zone. Any ASCII case (`'europe/berlin'`); UTC's
+   * aliases (`'Etc/UTC'`, `'GMT'`) are `'UTC'`. The zones come from the IANA database compiled
+   * into the addon: the host's `TZ` and zone files are never read. Default: `'UTC'`.
+   */
+  timeZone?: string
 }
 
 /**

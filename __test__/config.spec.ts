@@ -54,10 +54,54 @@ describe('config validation', () => {
     ['threads', 1.5, RangeError],
     ['threads', -2, RangeError],
     ['threads', '4', TypeError],
+    ['timeZone', 5, TypeError],
+    ['timeZone', null, TypeError],
+    ['timeZone', { name: 'UTC' }, TypeError],
+    ['timeZone', '', RangeError],
+    ['timeZone', 'Mars/Olympus_Mons', RangeError],
+    ['timeZone', 'America/New York', RangeError],
+    ['timeZone', '+05:30', RangeError],
+    ['timeZone', '/etc/localtime', RangeError],
+    ['timeZone', 'x'.repeat(10_000), RangeError],
   ])('%s = %s throws %o naming the field', (field, value, type) => {
     const make = () => new CodeRuntime({ [field]: value } as any)
     expect(make).toThrow(type as any)
     expect(make).toThrow(new RegExp(`config\\.${field}`))
+  })
+})
+
+describe('timeZone', () => {
+  test('an unknown zone is refused with a message naming the option and showing the form', () => {
+    expect(() => new CodeRuntime({ timeZone: 'Europe/Berln' })).toThrow(
+      "CodeRuntime config.timeZone must be an IANA time zone name such as 'UTC', 'Europe/Berlin' or 'America/New_York' (got \"Europe/Berln\")",
+    )
+    expect(() => new CodeRuntime({ timeZone: 7 } as any)).toThrow('CodeRuntime config.timeZone must be a string naming an IANA time zone (got 7)')
+  })
+
+  test('names are taken in any ASCII case, and a getter is read once', async () => {
+    let reads = 0
+    const config = {
+      get timeZone() {
+        reads++
+        return reads === 1 ? 'america/new_YORK' : 'nowhere'
+      },
+    }
+    const rt = new CodeRuntime(config)
+    try {
+      expect(reads).toBe(1)
+      expect(await rt.run({ program: 'return new Date(0).getHours()', bindings: [] })).toEqual({ logs: [], value: 19 })
+    } finally {
+      await rt.dispose()
+    }
+  })
+
+  test('a session takes no timeZone of its own: it runs in its runtime zone', () => {
+    const rt = new CodeRuntime({ timeZone: 'Asia/Tokyo' })
+    try {
+      expect(() => rt.openSession({ timeZone: 'UTC' } as any)).toThrow(/unknown key "timeZone"/)
+    } finally {
+      void rt.dispose()
+    }
   })
 })
 

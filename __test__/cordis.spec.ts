@@ -73,6 +73,8 @@ describe('the plugin config', () => {
     expect(Config(undefined)).toMatchObject({ computeMs: 60000, maxWallMs: 600000, maxOutputBytes: 67108864, maxHeapMb: 512 })
     expect(Config({ maxOldGenerationSizeMb: 64 }).maxHeapMb).toBe(64)
     expect(Config({ maxHeapMb: 32, threads: 2 })).toMatchObject({ maxHeapMb: 32, threads: 2 })
+    expect(Config({ timeZone: 'europe/paris' }).timeZone).toBe('Europe/Paris')
+    expect(Config(undefined).timeZone).toBe('UTC')
     expect(Config(Config({ maxOldGenerationSizeMb: 8 }))).toEqual(Config({ maxOldGenerationSizeMb: 8 }))
   })
   test('it is a Standard Schema too, and refuses what the runtime refuses, naming the field', () => {

@@ -23,7 +23,7 @@ const HEAP_ALIAS = 'maxOldGenerationSizeMb'
 /**
  * The plugin's config as the runtime's: the worker-thread backend's keys (`computeMs`,
  * `maxWallMs`, `maxOutputBytes`, `maxOldGenerationSizeMb` as `maxHeapMb`) beside ours
- * (`maxHeapMb`, `threads`), every one optional, with the backend's defaults (which are ours).
+ * (`maxHeapMb`, `threads`, `timeZone`), every one optional, with the backend's defaults (which are ours).
  * Throws a TypeError or RangeError naming the field.
  */
 function Config(config) {
@@ -62,8 +62,8 @@ function Config(config) {
     }
   }
   for (const key of Object.keys(own)) if (own[key] === undefined) delete own[key]
-  const { computeMs, maxWallMs, maxOutputBytes, maxHeapMb, threads } = validateConfig(own, LABEL)
-  return { computeMs, maxWallMs, maxOutputBytes, maxHeapMb, threads }
+  const { computeMs, maxWallMs, maxOutputBytes, maxHeapMb, threads, timeZone } = validateConfig(own, LABEL)
+  return { computeMs, maxWallMs, maxOutputBytes, maxHeapMb, threads, timeZone }
 }
 
 // Standard Schema v1 (https://standardschema.dev), as cordis 4 validates configs.

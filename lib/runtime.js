@@ -152,7 +152,7 @@ class CodeRuntime {
   /** @param {import('../index').CodeRuntimeConfig} [config] */
   constructor(config) {
     this.#config = validateConfig(config)
-    this.#engine = new NativeEngine(this.#config.threads, (events) => this.#dispatch(events))
+    this.#engine = new NativeEngine(this.#config.threads, this.#config.timeZone, (events) => this.#dispatch(events))
     this.#engineId = this.#engine.id
     Object.defineProperty(this, INSTANCE, { value: this })
   }

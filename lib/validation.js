@@ -1,7 +1,8 @@
 'use strict'
 // Validation of what the caller hands us: the runtime's config, a session's options and a
 // run's request, each checked once with a message naming the field; plus the contract's
-// reserved-name sets and the describers those messages use. Requires nothing native.
+// reserved-name sets and the describers those messages use. Requires nothing native but
+// the time zone database (`canonicalTimeZone`), asked only when a config names a zone.
 
 const os = require('node:os')
 
@@ -41,6 +42,7 @@ const DEFAULTS = Object.freeze({
   maxOutputBytes: 67108864,
   maxHeapMb: 512,
   maxProgramBytes: 1048576,
+  timeZone: 'UTC',
 })
 
 /** The failure of a program over `maxProgramBytes`, which is never transformed. */
@@ -108,7 +110,7 @@ function read(object, key, where) {
   }
 }
 
-const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'maxProgramBytes', 'threads']
+const CONFIG_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb', 'maxProgramBytes', 'threads', 'timeZone']
 const SESSION_KEYS = ['computeMs', 'maxWallMs', 'maxOutputBytes', 'maxHeapMb']
 
 /**
@@ -172,7 +174,28 @@ function validateConfig(config, label = 'CodeRuntime config', keys = CONFIG_KEYS
       `a positive integer, at most ${MAX_THREADS}`,
     ),
   }
+  if (keys.includes('timeZone')) checked.timeZone = timeZone(copy.timeZone, `${label}.timeZone`)
   return checked
+}
+
+/**
+ * A config's `timeZone`: an IANA name the database compiled into the addon knows, in any
+ * ASCII case; returns the database's spelling (`UTC` for UTC's aliases). The host's own
+ * zone (`TZ`) never enters: left out, it is UTC.
+ */
+function timeZone(value, where) {
+  if (value === undefined) return DEFAULTS.timeZone
+  if (typeof value !== 'string') {
+    throw callerError(`${where} must be a string naming an IANA time zone (got ${describe(value)})`)
+  }
+  const canonical = require('./loader.js').canonicalTimeZone(value)
+  if (typeof canonical !== 'string') {
+    throw callerError(
+      `${where} must be an IANA time zone name such as 'UTC', 'Europe/Berlin' or 'America/New_York' (got ${describe(value)})`,
+      RangeError,
+    )
+  }
+  return canonical
 }
 
 /** `Array.isArray(value)`, which throws for a revoked Proxy: that becomes a TypeError naming `where`. */

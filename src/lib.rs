@@ -9,6 +9,7 @@
 
 use code_runtime_core::sched::handoff::Handoff;
 use code_runtime_core::test_hooks;
+use code_runtime_core::zone::Zone;
 use code_runtime_core::{
   BindingSpec, Engine, EngineConfig, EngineError, ErrorClassSpec, Failure, FailureKind, Host,
   HostCall, Limits, RunId, RunOptions, SettleBatch,
@@ -281,6 +282,13 @@ pub fn normalize_code(code: String) -> String {
   code_runtime_core::codemode::normalize_for_executor(code)
 }
 
+/// The database's spelling of time zone `name` (`UTC` for UTC's aliases), or `null` when
+/// the time zone database compiled in has no such zone. For the config's validation.
+#[napi(catch_unwind)]
+pub fn canonical_time_zone(name: String) -> Option<String> {
+  Zone::get(&name).map(|zone| zone.name().to_string())
+}
+
 /// Opens a session (see `Engine::open_session`) and returns its id.
 #[napi(catch_unwind)]
 pub fn open_session(
@@ -400,14 +408,18 @@ pub fn abort(engine_id: u32, run_id: f64, reason: String) {
 
 #[napi]
 impl NativeEngine {
-  /// `threads`: pool threads kept ready; `onEvents(events)` receives queued events (see
+  /// `threads`: pool threads kept ready; `timeZone`: the zone runs see (a name
+  /// `canonicalTimeZone` returned); `onEvents(events)` receives queued events (see
   /// [`Events`]) when they were not taken by `settleCall`/`settleCalls`.
   #[napi(
     constructor,
     catch_unwind,
-    ts_args_type = "threads: number, onEvents: (arg: Array<string>) => void"
+    ts_args_type = "threads: number, timeZone: string, onEvents: (arg: Array<string>) => void"
   )]
-  pub fn new(threads: u32, on_events: Function<EventTexts, ()>) -> Result<Self> {
+  pub fn new(threads: u32, time_zone: String, on_events: Function<EventTexts, ()>) -> Result<Self> {
+    let time_zone = Zone::get(&time_zone).ok_or_else(|| {
+      Error::new(Status::InvalidArg, format!("unknown time zone {time_zone:?}"))
+    })?;
     let events = Arc::new(Events::default());
     let for_doorbell = events.clone();
     let max_event_bytes = test_hooks::max_event_bytes().unwrap_or(V8_MAX_STRING_BYTES);
@@ -416,7 +428,8 @@ impl NativeEngine {
         Ok(EventTexts { texts: for_doorbell.answer_doorbell(), max_bytes: max_event_bytes })
       })?;
     let host = Arc::new(NodeHost { events: events.clone(), doorbell, max_event_bytes });
-    let engine = Arc::new(Engine::new(EngineConfig { threads: threads as usize }, host));
+    let config = EngineConfig { threads: threads as usize, time_zone: Some(time_zone) };
+    let engine = Arc::new(Engine::new(config, host));
     let id = NEXT_ENGINE.fetch_add(1, Ordering::Relaxed);
     let entry = Registered { engine: engine.clone(), events, max_event_bytes };
     ENGINES.write().unwrap_or_else(|p| p.into_inner()).insert(id, entry);

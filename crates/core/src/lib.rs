@@ -18,6 +18,7 @@
 //!   allocator), and output (the ledger).
 //! - [`sched`]: threads: the pool, hot-program demotion, the clock, the hand-off to the host.
 //! - [`host`], [`messages`], [`test_hooks`]: plain types, every user-visible text, test knobs.
+//! - [`zone`]: the time zone runs see (`Date`'s local time), from the database compiled in.
 //!
 //! `transpile` (a separate crate) turns TypeScript into the wrapped JavaScript `world` runs.
 //!
@@ -39,6 +40,7 @@ pub mod sched;
 pub mod test_hooks;
 pub mod web;
 pub mod world;
+pub mod zone;
 
 pub use bridge::bindings::{BindingSpec, ErrorClassSpec, SettleBatch};
 pub use host::{Host, HostCall, RunId, RunOptions};
@@ -63,6 +65,8 @@ use std::time::{Duration, Instant};
 pub struct EngineConfig {
   /// Threads kept ready.
   pub threads: usize,
+  /// The time zone every run of the engine sees (`None`: UTC).
+  pub time_zone: Option<&'static zone::Zone>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +99,7 @@ struct Inner {
   drained: Condvar,
   next_id: AtomicU64,
   host: Arc<dyn Host>,
+  zone: &'static zone::Zone,
   disposed: AtomicBool,
   /// CPU time of the runs that have ended.
   cpu_ended_ns: AtomicU64,
@@ -135,6 +140,7 @@ impl Engine {
         drained: Condvar::new(),
         next_id: AtomicU64::new(1),
         host,
+        zone: config.time_zone.unwrap_or_else(zone::Zone::utc),
         disposed: AtomicBool::new(false),
         cpu_ended_ns: AtomicU64::new(0),
         worlds: AtomicUsize::new(0),
@@ -169,7 +175,7 @@ impl Engine {
     }
     let (id, cell) = self.new_cell(limits, |id, control, wake_at| {
       let spec = RunSpec { id, program, bindings, live_logs: options.live_logs };
-      Run::new(spec, control, self.inner.host.clone(), wake_at)
+      Run::new(spec, control, self.inner.host.clone(), wake_at, self.inner.zone)
     });
     let control = cell.control.clone();
     lock(&self.inner.runs).insert(id, cell.clone());
@@ -231,7 +237,7 @@ impl Engine {
       return Err(EngineError::Disposed);
     }
     let (id, cell) = self.new_cell(limits, |id, control, wake_at| {
-      Run::session(id, control, self.inner.host.clone(), wake_at)
+      Run::session(id, control, self.inner.host.clone(), wake_at, self.inner.zone)
     });
     lock(&self.inner.runs).insert(id, cell);
     Ok(id)

@@ -62,14 +62,14 @@ fn engine_with_events() -> (Engine, mpsc::Receiver<HostEvent>) {
   let (tx, _) = mpsc::channel();
   let (etx, erx) = mpsc::channel();
   let host = Arc::new(Collect(Mutex::new(tx), Mutex::new(etx)));
-  (Engine::new(EngineConfig { threads: 2 }, host), erx)
+  (Engine::new(EngineConfig { threads: 2, time_zone: None }, host), erx)
 }
 
 fn engine() -> (Engine, mpsc::Receiver<(RunId, String)>) {
   let (tx, rx) = mpsc::channel();
   let (etx, _) = mpsc::channel();
   let host = Arc::new(Collect(Mutex::new(tx), Mutex::new(etx)));
-  (Engine::new(EngineConfig { threads: 2 }, host), rx)
+  (Engine::new(EngineConfig { threads: 2, time_zone: None }, host), rx)
 }
 
 fn run_with(program: &str, limits: Limits) -> serde_json::Value {
@@ -1021,7 +1021,7 @@ fn a_run_has_ended_once_by_the_time_its_result_arrives() {
     seen: Mutex::new(Vec::new()),
     done: Mutex::new(tx),
   });
-  let e = Engine::new(EngineConfig { threads: 1 }, probe.clone());
+  let e = Engine::new(EngineConfig { threads: 1, time_zone: None }, probe.clone());
   let _ = probe.inner.set(Arc::downgrade(&e.inner));
   let program = "let n = 0; for (let i = 0; i < 200000; i++) n += i; return n";
   e.start(program.into(), vec![], Limits::default()).unwrap();
@@ -1258,7 +1258,7 @@ fn a_slice_off_the_cpu_is_not_charged_for_it() {
   let (ctx, crx) = mpsc::channel();
   let (stx, srx) = mpsc::channel();
   let e =
-    Engine::new(EngineConfig { threads: 2 }, Arc::new(Slow(Mutex::new(ctx), Mutex::new(stx))));
+    Engine::new(EngineConfig { threads: 2, time_zone: None }, Arc::new(Slow(Mutex::new(ctx), Mutex::new(stx))));
   let spec =
     || BindingSpec { global: "tools".into(), members: vec!["x".into()], error_class: None };
   let limits = Limits { compute_ms: 25.0, ..Limits::default() };
@@ -1408,7 +1408,7 @@ fn run_bounded_with(
     logs: Default::default(),
     settled: Mutex::new(tx),
   });
-  let engine = Arc::new(Engine::new(EngineConfig { threads: 1 }, host.clone()));
+  let engine = Arc::new(Engine::new(EngineConfig { threads: 1, time_zone: None }, host.clone()));
   let _ = host.engine.set(Arc::downgrade(&engine));
   let spec =
     BindingSpec { global: "tools".into(), members: vec!["sink".into()], error_class: None };
@@ -1485,4 +1485,46 @@ fn precompiled_builtins_keep_their_atoms() {
     "return [await Array.fromAsync([1, Promise.resolve(2)]), [...Iterator.zip([[1, 2], [3, 4]])]]",
   );
   assert_eq!(v["value"], serde_json::json!([[1, 2], [[1, 3], [2, 4]]]), "{v}");
+}
+
+/// `program`'s result in an engine whose runs see `zone`.
+fn run_in_zone(program: &str, zone: &str) -> serde_json::Value {
+  let (tx, rx) = mpsc::channel();
+  let (etx, _) = mpsc::channel();
+  let host = Arc::new(Collect(Mutex::new(tx), Mutex::new(etx)));
+  let config = EngineConfig { threads: 1, time_zone: crate::zone::Zone::get(zone) };
+  let e = Engine::new(config, host);
+  e.start(program.to_owned(), vec![], Limits::default()).unwrap();
+  let (_, json) = rx.recv_timeout(Duration::from_secs(30)).expect("run settles");
+  serde_json::from_str(&json).unwrap()
+}
+
+#[test]
+fn dates_read_local_time_in_the_engines_zone_never_the_hosts() {
+  let program = "const d = new Date(0); \
+    return [d.getHours(), d.getTimezoneOffset(), String(d), new Date(2024, 2, 10, 2, 30).getTime(), \
+    new Date('2024-11-03T01:30').getTime(), new Date(2024, 6, 1).toTimeString()]";
+  assert_eq!(
+    run_in_zone(program, "America/New_York")["value"],
+    serde_json::json!([
+      19,
+      300,
+      "Wed Dec 31 1969 19:00:00 GMT-0500 (Eastern Standard Time)",
+      1_710_055_800_000i64,
+      1_730_611_800_000i64,
+      "00:00:00 GMT-0400 (Eastern Daylight Time)"
+    ])
+  );
+  // UTC (the default) whatever the host's TZ says: the engine never asks the host.
+  assert_eq!(
+    run_in_zone(program, "UTC")["value"],
+    serde_json::json!([
+      0,
+      0,
+      "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)",
+      1_710_037_800_000i64,
+      1_730_597_400_000i64,
+      "00:00:00 GMT+0000 (Coordinated Universal Time)"
+    ])
+  );
 }

@@ -621,6 +621,10 @@ struct JSContext {
     uint64_t random_state;
     uint32_t hash_seed;
 
+    /* code-runtime-quickjs: the zone of Date's local time (JS_SetTimeZone); UTC if NULL */
+    JSTimeZoneFunc *tz_func;
+    void *tz_opaque;
+
     /* when the counter reaches zero, JSRutime.interrupt_handler is called */
     int interrupt_counter;
     /* code-runtime-quickjs: the counter's next start (JS_INTERRUPT_COUNTER_INIT, less
@@ -50198,57 +50202,14 @@ static const JSCFunctionListEntry js_math_obj[] = {
 
 /* Date */
 
-/* OS dependent. d = argv[0] is in ms from 1970. Return the difference
-   between UTC time and local time 'd' in minutes */
-static int getTimezoneOffset(int64_t time) {
-#if defined(_WIN32)
-    DWORD r;
-    TIME_ZONE_INFORMATION t;
-    r = GetTimeZoneInformation(&t);
-    if (r == TIME_ZONE_ID_INVALID)
+/* code-runtime-quickjs: the offset of local time from UTC in milliseconds, in the zone the
+   embedder set (JS_SetTimeZone), never the host's: UTC when none is set. `time` is an
+   instant, or with is_local a local time read as UTC (see JSTimeZoneFunc). Upstream asked
+   localtime_r for the host's offset in minutes. */
+static int64_t js_tz_offset_ms(JSContext *ctx, int64_t time, bool is_local) {
+    if (!ctx->tz_func)
         return 0;
-    if (r == TIME_ZONE_ID_DAYLIGHT)
-         return (int)(t.Bias + t.DaylightBias);
-    return (int)t.Bias;
-#else
-    time_t ti;
-    struct tm tm;
-
-    time /= 1000; /* convert to seconds */
-    if (sizeof(time_t) == 4) {
-        /* on 32-bit systems, we need to clamp the time value to the
-           range of `time_t`. This is better than truncating values to
-           32 bits and hopefully provides the same result as 64-bit
-           implementation of localtime_r.
-         */
-        if ((time_t)-1 < 0) {
-            if (time < INT32_MIN) {
-                time = INT32_MIN;
-            } else if (time > INT32_MAX) {
-                time = INT32_MAX;
-            }
-        } else {
-            if (time < 0) {
-                time = 0;
-            } else if (time > UINT32_MAX) {
-                time = UINT32_MAX;
-            }
-        }
-    }
-    ti = time;
-    localtime_r(&ti, &tm);
-#ifdef NO_TM_GMTOFF
-    struct tm gmt;
-    gmtime_r(&ti, &gmt);
-
-    /* disable DST adjustment on the local tm struct */
-    tm.tm_isdst = 0;
-
-    return (int)difftime(mktime(&gmt), mktime(&tm)) / 60;
-#else
-    return -tm.tm_gmtoff / 60;
-#endif /* NO_TM_GMTOFF */
-#endif
+    return ctx->tz_func(ctx->tz_opaque, time, is_local, NULL, 0);
 }
 
 /* RegExp */
@@ -58661,8 +58622,11 @@ static __exception int get_date_fields(JSContext *ctx, JSValueConst obj,
     } else {
         d = dval;     /* assuming -8.64e15 <= dval <= -8.64e15 */
         if (is_local) {
-            tz = -getTimezoneOffset(d);
-            d += tz * 60000;
+            /* code-runtime-quickjs: offsets keep their seconds (local mean time); the
+               field in minutes rounds toward zero, as V8's -0456 for -4:56:02 */
+            int64_t offset = js_tz_offset_ms(ctx, d, false);
+            tz = offset / 60000;
+            d += offset;
         }
     }
 
@@ -58707,7 +58671,7 @@ static double time_clip(double t) {
 
 /* The spec mandates the use of 'double' and it specifies the order
    of the operations */
-static double set_date_fields(double fields[minimum_length(7)], int is_local) {
+static double set_date_fields(JSContext *ctx, double fields[minimum_length(7)], int is_local) { /* code-runtime-quickjs: ctx for the zone */
     double y, m, dt, ym, mn, day, h, s, milli, time, tv;
     int yi, mi, i;
     int64_t days;
@@ -58761,7 +58725,7 @@ static double set_date_fields(double fields[minimum_length(7)], int is_local) {
     /* adjust for local time and clip */
     if (is_local) {
         int64_t ti = tv < INT64_MIN ? INT64_MIN : tv >= 0x1p63 ? INT64_MAX : (int64_t)tv;
-        tv += getTimezoneOffset(ti) * 60000;
+        tv -= js_tz_offset_ms(ctx, ti, true); /* code-runtime-quickjs */
     }
     d = time_clip(tv);
 out:
@@ -58821,7 +58785,7 @@ static JSValue set_date_field(JSContext *ctx, JSValueConst this_val,
         return JS_NAN;
 
     if (argc > 0)
-        d = set_date_fields(fields, is_local);
+        d = set_date_fields(ctx, fields, is_local);
 
     return JS_SetThisTimeValue(ctx, this_val, d);
 }
@@ -58839,7 +58803,7 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
 {
     // _string(obj, fmt, part)
     /* code-runtime-quickjs: room for the time zone name (was 64) */
-    char buf[96];
+    char buf[128];
     double fields[9];
     int res, fmt, part, pos;
     int y, mon, d, h, m, s, ms, wd, tz;
@@ -58925,10 +58889,20 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
             /* tz is >= 0, can use % */
             pos += snprintf(buf + pos, sizeof(buf) - pos,
                             "%02d%02d", tz / 60, tz % 60);
-            /* code-runtime-quickjs: V8's long time zone name, for the zone runs see (UTC) */
-            if (tz == 0)
+            /* code-runtime-quickjs: V8's long time zone name, from the embedder's zone */
+            if (!ctx->tz_func) {
                 pos += snprintf(buf + pos, sizeof(buf) - pos,
                                 " (Coordinated Universal Time)");
+            } else {
+                char name[64];
+                double t;
+                name[0] = '\0';
+                if (JS_ThisTimeValue(ctx, &t, this_val) == 0 && !isnan(t))
+                    ctx->tz_func(ctx->tz_opaque, (int64_t)t, false, name, sizeof(name));
+                name[sizeof(name) - 1] = '\0';
+                if (name[0])
+                    pos += snprintf(buf + pos, sizeof(buf) - pos, " (%s)", name);
+            }
             break;
         case 2:
             pos += snprintf(buf + pos, sizeof(buf) - pos,
@@ -59005,7 +58979,7 @@ static JSValue js_date_constructor(JSContext *ctx, JSValueConst new_target,
             if (i == 0 && fields[0] >= 0 && fields[0] < 100)
                 fields[0] += 1900;
         }
-        val = (i == n) ? set_date_fields(fields, 1) : NAN;
+        val = (i == n) ? set_date_fields(ctx, fields, 1) : NAN;
     }
 has_val:
     rv = js_create_from_ctor(ctx, new_target, JS_CLASS_DATE);
@@ -59043,7 +59017,7 @@ static JSValue js_Date_UTC(JSContext *ctx, JSValueConst this_val,
         if (i == 0 && fields[0] >= 0 && fields[0] < 100)
             fields[0] += 1900;
     }
-    return js_float64(set_date_fields(fields, 0));
+    return js_float64(set_date_fields(ctx, fields, 0));
 }
 
 /* Date string parsing */
@@ -59499,7 +59473,7 @@ static JSValue js_Date_parse(JSContext *ctx, JSValueConst this_val,
         if (valid) {
             for(i = 0; i < 7; i++)
                 fields1[i] = fields[i];
-            d = set_date_fields(fields1, is_local) - fields[8] * 60000;
+            d = set_date_fields(ctx, fields1, is_local) - fields[8] * 60000;
             rv = js_float64(d);
         }
     }
@@ -59558,7 +59532,7 @@ static JSValue js_date_getTimezoneOffset(JSContext *ctx, JSValueConst this_val,
         return JS_NAN;
     else
         /* assuming -8.64e15 <= v <= -8.64e15 */
-        return js_int64(getTimezoneOffset((int64_t)trunc(v)));
+        return js_int64(-js_tz_offset_ms(ctx, (int64_t)trunc(v), false) / 60000); /* code-runtime-quickjs */
 }
 
 static JSValue js_date_getTime(JSContext *ctx, JSValueConst this_val,
@@ -66447,6 +66421,18 @@ int JS_AddLazyIntrinsics(JSContext *ctx)
 void JS_SetRandomSeed(JSContext *ctx, uint64_t seed)
 {
     ctx->random_state = seed ? seed : 1;
+}
+
+/* code-runtime-quickjs: the zone of Date's local time (quickjs.h); NULL for UTC */
+void JS_SetTimeZone(JSContext *ctx, JSTimeZoneFunc *func, void *opaque)
+{
+    ctx->tz_func = func;
+    ctx->tz_opaque = func ? opaque : NULL;
+}
+
+void *JS_GetTimeZoneOpaque(JSContext *ctx)
+{
+    return ctx->tz_opaque;
 }
 
 /* code-runtime-quickjs: direct reads for the embedder's result walk, which turns a

@@ -558,6 +558,16 @@ JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
 /* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
 JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
+/* code-runtime-quickjs: the time zone of Date's local time, UTC until one is set. The
+   function returns the zone's offset from UTC in milliseconds at `time_ms`, an instant
+   (is_local false) or a local wall-clock time read as if it were UTC (is_local true: a
+   skipped time takes the offset before the transition, a repeated one the earlier
+   instant's); with `name` non-NULL it also writes the zone's long name at that instant
+   (NUL-terminated, at most `name_size` bytes with the NUL; empty for none). */
+typedef int64_t JSTimeZoneFunc(void *opaque, int64_t time_ms, bool is_local,
+                               char *name, size_t name_size);
+JS_EXTERN void JS_SetTimeZone(JSContext *ctx, JSTimeZoneFunc *func, void *opaque);
+JS_EXTERN void *JS_GetTimeZoneOpaque(JSContext *ctx);
 /* code-runtime-quickjs: direct reads for the embedder's result walk (see quickjs.c) */
 JS_EXTERN bool JS_GetDenseArray(JSValueConst obj, uint32_t *plen, void **pproto);
 JS_EXTERN JSValue JS_GetDenseArrayElement(JSValueConst obj, uint32_t i);

@@ -30,6 +30,7 @@ use crate::quickjs::raw;
 use crate::web::globals as web;
 use crate::world::shared::RunShared;
 use crate::world::timers::{self, Timers, WakeAt};
+use crate::zone::Zone;
 use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::intrinsic;
 use rquickjs::promise::PromiseState;
@@ -97,6 +98,8 @@ pub struct Run {
   fatal: Option<String>,
   control: Arc<RunControl>,
   shared: Rc<RunShared>,
+  /// The time zone of the world's `Date` (the runtime's `timeZone`).
+  zone: &'static Zone,
   /// A session's kernel: its world outlives each of its runs.
   session: bool,
   /// A session run is in progress.
@@ -123,7 +126,13 @@ impl Drop for Run {
 }
 
 impl Run {
-  pub fn new(spec: RunSpec, control: Arc<RunControl>, host: Arc<dyn Host>, wake_at: WakeAt) -> Run {
+  pub fn new(
+    spec: RunSpec,
+    control: Arc<RunControl>,
+    host: Arc<dyn Host>,
+    wake_at: WakeAt,
+    zone: &'static Zone,
+  ) -> Run {
     let ledger = Ledger::new(control.limits.max_output_bytes);
     Run {
       program: Some(spec.program),
@@ -143,6 +152,7 @@ impl Run {
         console: Default::default(),
       }),
       control,
+      zone,
       session: false,
       running: false,
       dead: None,
@@ -155,9 +165,15 @@ impl Run {
   /// A session's kernel: one JavaScript world in which the session's runs execute one after
   /// another ([`Event::StartInSession`]), each with fresh budgets, ledger and bindings under
   /// its own id, while globals and top-level declarations persist. Idle until the first.
-  pub fn session(id: RunId, control: Arc<RunControl>, host: Arc<dyn Host>, wake_at: WakeAt) -> Run {
+  pub fn session(
+    id: RunId,
+    control: Arc<RunControl>,
+    host: Arc<dyn Host>,
+    wake_at: WakeAt,
+    zone: &'static Zone,
+  ) -> Run {
     let spec = RunSpec { id, program: String::new(), bindings: Vec::new(), live_logs: false };
-    let mut run = Run::new(spec, control, host, wake_at);
+    let mut run = Run::new(spec, control, host, wake_at, zone);
     run.program = None;
     run.session = true;
     run
@@ -415,6 +431,7 @@ impl Run {
   fn install(&mut self, ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let globals = ctx.globals();
     let c = ctx.as_raw().as_ptr();
+    self.zone.install(c);
     // SAFETY: `quickjs::raw::context_state` reads this back; the `Rc` outlives the context (`Drop for Run`
     // frees the world first), and a session keeps both for all its runs.
     unsafe { qjs::JS_SetContextOpaque(c, Rc::as_ptr(&self.shared) as *mut std::ffi::c_void) };
