@@ -69,7 +69,7 @@ describe('positions are the program\'s own', () => {
   test('a throw below type-only lines reports its own line and column', async () => {
     const program = 'interface A {\n  x: number\n}\ntype B = A[]\nconst b: B = [];\n    throw new Error("here")'
     const r = await runOn(rt, program)
-    expect(r.error?.message).toBe('Error: here\n    at program.ts:6:15')
+    expect(r.error?.message).toBe('Error: here\n    at program.ts:6:11')
   })
 })
 

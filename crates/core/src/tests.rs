@@ -836,15 +836,67 @@ fn early_errors_swc_lets_through_end_the_run_at_once() {
 fn call_sites_are_read_as_quickjs_writes_them() {
   // `stack.rs` reads QuickJS's `JSCallSiteData` through a mirrored struct: a named function,
   // a native one, a constructor and the program's own (anonymous) function, each with its
-  // name, kind and position in the program (its own text: no mapping).
+  // name, kind and position in the program (its own text: no mapping), as Node 24 prints
+  // them.
   let v = run(
     "class K { constructor() { this.s = [1].map(function named() { return new Error(\"e\").stack })[0] } }\nreturn new K().s",
   );
   assert_eq!(
     v["value"],
-    "Error: e\n    at named (program.ts:1:74)\n    at Array.map (<anonymous>)\n    at new K (program.ts:1:43)\n    at program.ts:2:12",
+    "Error: e\n    at named (program.ts:1:70)\n    at Array.map (<anonymous>)\n    at new K (program.ts:1:40)\n    at program.ts:2:8",
     "{v}"
   );
+  // The receiver (`S.run`), an async frame and a Promise.all element's index (ours): what
+  // Node 24 prints for the same program.
+  let v = run(
+    "class S { async run() { await null; return new Error('e').stack } }\nreturn await Promise.all([new S().run()])",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!(["Error: e\n    at S.run (program.ts:1:44)\n    at async Promise.all (index 0)\n    at async program.ts:2:8"]),
+    "{v}"
+  );
+}
+
+/// Async frames come from walking promise chains in the engine (vendored QuickJS's
+/// `js_async_backtrace`): long chains, functions that finished while others still await
+/// their promises, and garbage collection between the captures must neither crash nor show
+/// a frame of a function no longer suspended.
+#[test]
+fn async_frames_survive_hostile_promise_chains() {
+  // A chain 200 deep: the frames stop at the limit, each an async frame of `link`.
+  let v = run(
+    "async function link(n) { if (n === 0) { await null; throw new Error('deep') } await link(n - 1) }\n\
+     try { await link(200) } catch (e) { return e.stack.split('\\n').slice(0, 3) }",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      "Error: deep",
+      "    at link (program.ts:1:59)",
+      "    at async link (program.ts:1:79)"
+    ]),
+    "{v}"
+  );
+  // Ten frames at most (`Error.stackTraceLimit`), async ones included.
+  let v = run(
+    "async function link(n) { if (n === 0) { await null; throw new Error('deep') } await link(n - 1) }\n\
+     try { await link(200) } catch (e) { return e.stack.split('\\n').length }",
+  );
+  assert_eq!(v["value"], 11, "{v}");
+  // Errors made while many chains are settling and being collected, over and over.
+  let v = run(
+    "let stacks = 0\n\
+     async function leaf(i) { await null; if (i % 3 === 0) throw new Error('l' + i); return i }\n\
+     async function mid(i) { try { return await leaf(i) } catch (e) { stacks += e.stack.includes('at async mid') ? 1 : 0; throw e } }\n\
+     for (let round = 0; round < 20; round++) {\n\
+       const all = Promise.allSettled(Array.from({ length: 200 }, (_, i) => mid(i)))\n\
+       for (let i = 0; i < 50; i++) new Error('noise').stack\n\
+       await all\n\
+     }\n\
+     return stacks",
+  );
+  assert_eq!(v["value"], 20 * 67, "{v}");
 }
 
 /// What a waiting run costs is what 10,000 waiting runs cost: a run parked on a host call

@@ -453,6 +453,10 @@ typedef struct JSStackFrame {
        the coroutine's locals keep the (suspended) coroutine reachable by
        the cycle collector. */
     struct JSGCObjectHeader *cur_gc_obj;
+    /* code-runtime-quickjs: the call's receiver (borrowed: the caller, or for a
+       coroutine its state's this_val, holds it), which V8-shaped stack frames name
+       (`at Svc.run`). */
+    JSValueConst this_obj;
 } JSStackFrame;
 
 typedef enum {
@@ -1268,6 +1272,12 @@ typedef struct JSCallSiteData {
     bool constructor;
     int line_num;
     int col_num;
+    /* code-runtime-quickjs: the frame's receiver, whether the frame is an async one
+       (an async function awaiting further up a promise chain, V8's `at async f`), and
+       for a Promise.all/allSettled frame the element's index (else -1). */
+    JSValue this_val;
+    bool is_async;
+    int promise_index;
 } JSCallSiteData;
 
 enum {
@@ -6762,6 +6772,7 @@ static JSValue js_call_c_function_data(JSContext *ctx, JSValueConst func_obj,
     sf->is_strict_mode = false;
     sf->is_constructor = (flags & JS_CALL_FLAG_CONSTRUCTOR) != 0;
     sf->cur_func = unsafe_unconst(func_obj);
+    sf->this_obj = this_val; /* code-runtime-quickjs */
     sf->arg_count = argc;
     ret = s->func(ctx, this_val, argc, arg_buf, s->magic, vc(s->data));
     rt->current_stack_frame = sf->prev_frame;
@@ -6888,6 +6899,7 @@ static JSValue js_call_c_closure(JSContext *ctx, JSValueConst func_obj,
     sf->is_strict_mode = false;
     sf->is_constructor = (flags & JS_CALL_FLAG_CONSTRUCTOR) != 0;
     sf->cur_func = unsafe_unconst(func_obj);
+    sf->this_obj = this_val; /* code-runtime-quickjs */
     sf->arg_count = argc;
     ret = s->func(ctx, this_val, argc, arg_buf, s->magic, s->opaque);
     rt->current_stack_frame = sf->prev_frame;
@@ -8319,12 +8331,33 @@ static bool can_store_error_stack(JSValueConst obj)
 #define JS_BACKTRACE_FLAG_SINGLE_LEVEL     (1 << 1)
 #define JS_BACKTRACE_FLAG_FILTER_FUNC      (1 << 2)
 
+/* code-runtime-quickjs: V8's async frames (below, after the promise code). */
+static int js_async_backtrace(JSContext *ctx, JSCallSiteData *csd, int i, int limit,
+                              JSStackFrame *outermost, JSValueConst start_promise);
+
+static void build_backtrace2(JSContext *ctx, JSValueConst error_val,
+                             JSValueConst filter_func, const char *filename,
+                             int line_num, int col_num, int backtrace_flags,
+                             JSValueConst start_promise);
+
 /* if filename != NULL, an additional level is added with the filename
    and line number information (used for parse error). */
 static void build_backtrace(JSContext *ctx, JSValueConst error_val,
                             JSValueConst filter_func, const char *filename,
                             int line_num, int col_num, int backtrace_flags)
 {
+    build_backtrace2(ctx, error_val, filter_func, filename, line_num, col_num,
+                     backtrace_flags, JS_UNDEFINED);
+}
+
+/* code-runtime-quickjs: with a `start_promise`, the frames are only the async ones of
+   whatever awaits that promise (JS_CaptureAwaitStack), not the current stack's. */
+static void build_backtrace2(JSContext *ctx, JSValueConst error_val,
+                             JSValueConst filter_func, const char *filename,
+                             int line_num, int col_num, int backtrace_flags,
+                             JSValueConst start_promise)
+{
+    JSStackFrame *outermost = NULL; /* code-runtime-quickjs */
     JSStackFrame *sf, *sf_start;
     JSValue stack, prepare, saved_exception, error_obj;
     DynBuf dbuf;
@@ -8409,6 +8442,12 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
     if (filename && (backtrace_flags & JS_BACKTRACE_FLAG_SINGLE_LEVEL))
         goto done;
 
+    /* code-runtime-quickjs */
+    if (has_prepare && JS_IsObject(start_promise)) {
+        i = js_async_backtrace(ctx, csd, i, stack_trace_limit, NULL, start_promise);
+        goto done;
+    }
+
     sf_start = rt->current_stack_frame;
 
     /* Find the frame we want to start from. Note that when a filter is used the filter
@@ -8473,11 +8512,16 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
             dbuf_putc(&dbuf, '\n');
         }
         i++;
+        outermost = sf; /* code-runtime-quickjs */
 
         /* stop backtrace if JS_EVAL_FLAG_BACKTRACE_BARRIER was used */
         if (backtrace_barrier)
             break;
     }
+    /* code-runtime-quickjs: the whole stack was taken and its outermost frame is an
+       async function resumed by a job: continue with what awaits it, as V8 does. */
+    if (has_prepare && sf == NULL && outermost && i < stack_trace_limit)
+        i = js_async_backtrace(ctx, csd, i, stack_trace_limit, outermost, JS_UNDEFINED);
  done:
     if (has_prepare) {
         int j = 0, k;
@@ -8498,6 +8542,7 @@ static void build_backtrace(JSContext *ctx, JSValueConst error_val,
             JS_FreeValue(ctx, csd[k].filename);
             JS_FreeValue(ctx, csd[k].func);
             JS_FreeValue(ctx, csd[k].func_name);
+            JS_FreeValue(ctx, csd[k].this_val); /* code-runtime-quickjs */
         }
         JSValueConst args[] = {
             error_obj,
@@ -18329,6 +18374,7 @@ static JSValue js_call_c_function(JSContext *ctx, JSValueConst func_obj,
     sf->is_strict_mode = false;
     sf->is_constructor = (flags & JS_CALL_FLAG_CONSTRUCTOR) != 0;
     sf->cur_func = unsafe_unconst(func_obj);
+    sf->this_obj = this_obj; /* code-runtime-quickjs */
     sf->arg_count = argc;
     arg_buf = argv;
 
@@ -18591,6 +18637,7 @@ static JSValue JS_CallInternal(JSContext *caller_ctx, JSValueConst func_obj,
     arg_buf = (JSValue *)argv;
     sf->arg_count = argc;
     sf->cur_func = unsafe_unconst(func_obj);
+    sf->this_obj = this_obj; /* code-runtime-quickjs */
     var_refs = p->u.func.var_refs;
 
     local_buf = alloca(alloca_size);
@@ -21629,6 +21676,7 @@ static __exception int async_func_init(JSContext *ctx, JSAsyncFunctionState *s,
         return -1;
     sf->cur_func = js_dup(func_obj);
     s->this_val = js_dup(this_obj);
+    sf->this_obj = s->this_val; /* code-runtime-quickjs: held by the state */
     s->argc = argc;
     sf->arg_count = arg_buf_len;
     sf->var_buf = sf->arg_buf + arg_buf_len;
@@ -24740,6 +24788,15 @@ static void emit_source_loc_at(JSParseState *s, int line_num, int col_num)
 static void emit_source_loc(JSParseState *s)
 {
     emit_source_loc_at(s, s->token.line_num, s->token.col_num);
+}
+
+/* code-runtime-quickjs: the current token's 1-based column from its pointer (the
+   scanner's col_num is not advanced within a line). */
+static int token_col(JSParseState *s)
+{
+    if (s->token.ptr && s->token.ptr >= s->token.line_start)
+        return (int)(s->token.ptr - s->token.line_start) + 1;
+    return s->token.col_num;
 }
 
 static void emit_op(JSParseState *s, uint8_t val)
@@ -27858,6 +27915,13 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
     int optional_chaining_label;
     bool accept_lparen = (parse_flags & PF_POSTFIX_CALL) != 0;
     JSExprDesc new_desc; /* code-runtime-quickjs: the callee of `new` */
+    /* code-runtime-quickjs: where V8 places a call in a stack frame: a `new` at the
+       `new`, a call of a name at the name, of a named property at the property's name,
+       anything else at its `(`. */
+    int start_line = s->token.line_num, start_col = token_col(s);
+    int name_line = start_line, name_col = start_col;
+    int paren_line = start_line, paren_col = start_col;
+    int call_line = start_line, call_col = start_col;
 
     new_desc.len = -1;
 
@@ -28086,7 +28150,7 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
             emit_u16(s, 0);
         } else {
             const uint8_t *callee_start = s->token.ptr; /* code-runtime-quickjs */
-            emit_source_loc(s);
+            emit_source_loc_at(s, start_line, start_col); /* code-runtime-quickjs */
             if (js_parse_postfix_expr(s, 0))
                 return -1;
             expr_desc_take(s, callee_start, &new_desc);
@@ -28094,6 +28158,7 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
             if (s->token.val != '(') {
                 /* new operator on an object */
                 emit_op(s, OP_dup);
+                emit_source_loc_at(s, start_line, start_col); /* code-runtime-quickjs */
                 emit_call_site_name(s, &new_desc);
                 emit_op(s, OP_call_constructor);
                 emit_u16(s, 0);
@@ -28205,11 +28270,17 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
 
             /* function call */
         parse_func_call:
+            paren_line = s->token.line_num; /* code-runtime-quickjs */
+            paren_col = token_col(s);
             if (next_token(s))
                 return -1;
 
             if (call_type == FUNC_CALL_NORMAL) {
             parse_func_call2:
+                if (call_type == FUNC_CALL_TEMPLATE) { /* code-runtime-quickjs */
+                    paren_line = s->token.line_num;
+                    paren_col = token_col(s);
+                }
                 callee_desc = *d; /* code-runtime-quickjs */
                 emit_source_loc(s);
                 switch(opcode = get_prev_opcode(fd)) {
@@ -28310,6 +28381,21 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
             } else {
                 opcode = OP_invalid;
             }
+            /* code-runtime-quickjs: see start_line */
+            if (call_type == FUNC_CALL_NEW) {
+                call_line = start_line;
+                call_col = start_col;
+            } else if (opcode == OP_get_field || opcode == OP_scope_get_private_field) {
+                call_line = name_line;
+                call_col = name_col;
+            } else if (opcode == OP_scope_get_var || opcode == OP_scope_get_ref ||
+                       opcode == OP_eval) {
+                call_line = start_line;
+                call_col = start_col;
+            } else {
+                call_line = paren_line;
+                call_col = paren_col;
+            }
 
             if (call_type == FUNC_CALL_TEMPLATE) {
                 if (js_parse_template(s, 1, &arg_count))
@@ -28379,6 +28465,7 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
                     return -1;
                 /* drop the index */
                 emit_op(s, OP_drop);
+                emit_source_loc_at(s, call_line, call_col); /* code-runtime-quickjs */
 
                 /* apply function call */
                 switch(opcode) {
@@ -28428,6 +28515,7 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
                 if (next_token(s))
                     return -1;
             emit_func_call:
+                emit_source_loc_at(s, call_line, call_col); /* code-runtime-quickjs */
                 switch(opcode) {
                 case OP_get_field:
                 case OP_scope_get_private_field:
@@ -28489,6 +28577,8 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
                 emit_atom(s, s->token.u.ident.atom);
                 emit_u16(s, s->cur_func->scope_level);
                 /* code-runtime-quickjs */
+                name_line = s->token.line_num;
+                name_col = token_col(s);
                 expr_desc_cat(d, has_optional_chain ? "?." : ".", has_optional_chain ? 2 : 1);
                 expr_desc_cat_atom(s->ctx, d, s->token.u.ident.atom);
             } else {
@@ -28496,6 +28586,8 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
                     return js_parse_error(s, "expecting field name");
                 }
                 /* code-runtime-quickjs */
+                name_line = s->token.line_num;
+                name_col = token_col(s);
                 expr_desc_cat(d, has_optional_chain ? "?." : ".", has_optional_chain ? 2 : 1);
                 expr_desc_cat_atom(s->ctx, d, s->token.u.ident.atom);
                 if (get_prev_opcode(fd) == OP_get_super) {
@@ -28511,6 +28603,8 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
                     if (has_optional_chain) {
                         optional_chain_test(s, &optional_chaining_label, 1);
                     }
+                    /* code-runtime-quickjs: V8 places a failed read at the name read */
+                    emit_source_loc_at(s, name_line, name_col);
                     emit_op(s, OP_get_field);
                     emit_atom(s, s->token.u.ident.atom);
                 }
@@ -28753,10 +28847,16 @@ static __exception int js_parse_unary(JSParseState *s, int parse_flags)
             return js_parse_error(s, "unexpected 'await' keyword");
         if (!s->cur_func->in_function_body)
             return js_parse_error(s, "await in default expression");
-        if (next_token(s))
-            return -1;
-        if (js_parse_unary(s, PF_POW_FORBIDDEN))
-            return -1;
+        {
+            /* code-runtime-quickjs: a suspended async function's frame is at its
+               `await`, as V8 shows it (`at async f (…)`) */
+            int await_line = s->token.line_num, await_col = token_col(s);
+            if (next_token(s))
+                return -1;
+            if (js_parse_unary(s, PF_POW_FORBIDDEN))
+                return -1;
+            emit_source_loc_at(s, await_line, await_col);
+        }
         emit_op(s, OP_await);
         s->cur_func->has_await = true;
         parse_flags = 0;
@@ -28952,11 +29052,14 @@ static __exception int js_parse_expr_binary(JSParseState *s, int level,
         default:
             abort();
         }
+        /* code-runtime-quickjs: V8 places an operation's error at its operator */
+        int op_line = s->token.line_num, op_col = token_col(s);
         if (next_token(s))
             return -1;
         emit_source_loc(s);
         if (js_parse_expr_binary(s, level - 1, parse_flags))
             return -1;
+        emit_source_loc_at(s, op_line, op_col);
         emit_op(s, opcode);
     }
     return 0;
@@ -29914,6 +30017,7 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     int pos_next, pos_expr;
     BlockEnv break_entry;
     JSExprDesc iterable_desc; /* code-runtime-quickjs */
+    int iterable_line = 0, iterable_col = 0; /* code-runtime-quickjs */
 
     iterable_desc.len = -1;
     has_initializer = false;
@@ -30093,6 +30197,8 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
     if (is_for_of) {
         /* code-runtime-quickjs: `for (x of o.items)` names o.items */
         const uint8_t *iterable_start = s->token.ptr;
+        iterable_line = s->token.line_num;
+        iterable_col = token_col(s);
         if (js_parse_assign_expr(s))
             return -1;
         expr_desc_take(s, iterable_start, &iterable_desc);
@@ -30110,6 +30216,8 @@ static __exception int js_parse_for_in_of(JSParseState *s, int label_name,
         break_entry.has_iterator = true;
         break_entry.is_async_iterator = is_async;
         break_entry.drop_count += 2;
+        /* code-runtime-quickjs: V8 places a non-iterable at the iterable */
+        emit_source_loc_at(s, iterable_line, iterable_col);
         emit_call_site_name(s, &iterable_desc); /* code-runtime-quickjs */
         if (is_async)
             emit_op(s, OP_for_await_of_start);
@@ -57640,6 +57748,140 @@ static JSValue js_promise_all(JSContext *ctx, JSValueConst this_val,
     goto done;
 }
 
+/* code-runtime-quickjs: V8's async stack frames (`at async f (…)`, `at async
+   Promise.all (index 0)`). From a promise, follow what will run when it settles, as
+   V8's CaptureAsyncStackTrace does: while the promise is pending and has exactly one
+   fulfil reaction, an await of an async function adds that function's frame (at its
+   await) and goes on with the function's own promise; a Promise.all/allSettled element
+   adds the combinator's frame and goes on with the combined promise; a promise's own
+   resolve function, or a reaction that resolves a derived promise, goes on with that
+   promise. Memory: nothing here runs JavaScript; the promise being looked at is held
+   (dup'd) while the frame it leads to is recorded (recording allocates, so a GC may run;
+   everything reached from the held promise stays alive), and a suspended async function
+   is read only while its state is active (an inactive one's frame is freed). */
+static JSValueConst js_promise_of_resolve_function(JSValueConst f)
+{
+    JSObject *p;
+    if (JS_VALUE_GET_TAG(f) != JS_TAG_OBJECT)
+        return JS_UNDEFINED;
+    p = JS_VALUE_GET_OBJ(f);
+    if (p->class_id != JS_CLASS_PROMISE_RESOLVE_FUNCTION || !p->u.promise_function_data)
+        return JS_UNDEFINED;
+    return p->u.promise_function_data->promise;
+}
+
+static JSAsyncFunctionData *js_async_frame_owner(JSStackFrame *sf)
+{
+    JSObject *p;
+    JSAsyncFunctionData *s;
+    if (JS_VALUE_GET_TAG(sf->cur_func) != JS_TAG_OBJECT)
+        return NULL;
+    p = JS_VALUE_GET_OBJ(sf->cur_func);
+    /* only bytecode frames set cur_gc_obj */
+    if (!js_class_has_bytecode(p->class_id) || !sf->cur_gc_obj)
+        return NULL;
+    if (JS_GC_TYPE(sf->cur_gc_obj) != JS_GC_OBJ_TYPE_ASYNC_FUNCTION)
+        return NULL;
+    s = (JSAsyncFunctionData *)sf->cur_gc_obj;
+    if (!s->is_active || &s->func_state.frame != sf)
+        return NULL;
+    return s;
+}
+
+static int js_async_backtrace(JSContext *ctx, JSCallSiteData *csd, int i, int limit,
+                              JSStackFrame *outermost, JSValueConst start_promise)
+{
+    JSValue promise;
+    int steps;
+
+    if (outermost) {
+        JSAsyncFunctionData *s = js_async_frame_owner(outermost);
+        if (!s)
+            return i;
+        start_promise = js_promise_of_resolve_function(s->resolving_funcs[0]);
+    }
+    if (JS_GetOpaque(start_promise, JS_CLASS_PROMISE) == NULL)
+        return i;
+    promise = js_dup(start_promise);
+    /* A chain can lead back to itself (an async function awaiting its own promise). */
+    for (steps = 0; steps < 256 && i < limit; steps++) {
+        JSPromiseData *pd = JS_GetOpaque(promise, JS_CLASS_PROMISE);
+        struct list_head *reactions;
+        JSPromiseReactionData *rd;
+        JSValueConst next = JS_UNDEFINED;
+        JSObject *h = NULL;
+
+        if (!pd || pd->promise_state != JS_PROMISE_PENDING)
+            break;
+        reactions = &pd->promise_reactions[0];
+        if (list_empty(reactions) || reactions->next->next != reactions)
+            break;
+        rd = list_entry(reactions->next, JSPromiseReactionData, link);
+        if (JS_VALUE_GET_TAG(rd->handler) == JS_TAG_OBJECT)
+            h = JS_VALUE_GET_OBJ(rd->handler);
+        if (h && h->class_id == JS_CLASS_ASYNC_FUNCTION_RESOLVE) {
+            JSAsyncFunctionData *s = h->u.async_function_data;
+            if (!s || !s->is_active)
+                break;
+            js_new_callsite_data(ctx, &csd[i], &s->func_state.frame);
+            csd[i].is_async = true;
+            i++;
+            /* still alive and active: reached from the held promise, and no
+               JavaScript ran */
+            next = js_promise_of_resolve_function(s->resolving_funcs[0]);
+        } else if (h && h->class_id == JS_CLASS_C_FUNCTION_DATA &&
+                   h->u.c_function_data_record &&
+                   h->u.c_function_data_record->func == js_promise_all_resolve_element &&
+                   h->u.c_function_data_record->data_len >= 5 &&
+                   ((h->u.c_function_data_record->magic & 3) == PROMISE_MAGIC_all ||
+                    (h->u.c_function_data_record->magic & 3) == PROMISE_MAGIC_allSettled) &&
+                   !(h->u.c_function_data_record->magic & 4)) {
+            JSCFunctionDataRecord *r = h->u.c_function_data_record;
+            const char *name = (r->magic & 3) == PROMISE_MAGIC_all ? "Promise.all"
+                                                                   : "Promise.allSettled";
+            JSCallSiteData *c = &csd[i];
+            c->filename = JS_NULL;
+            c->func = JS_NULL;
+            c->func_name = JS_NewString(ctx, name);
+            if (JS_IsException(c->func_name)) {
+                c->func_name = JS_NULL;
+                JS_FreeValue(ctx, JS_GetException(ctx));
+            }
+            c->native = true;
+            c->constructor = false;
+            c->line_num = -1;
+            c->col_num = -1;
+            c->this_val = JS_UNDEFINED;
+            c->is_async = true;
+            c->promise_index = JS_VALUE_GET_TAG(r->data[1]) == JS_TAG_INT
+                ? JS_VALUE_GET_INT(r->data[1]) : 0;
+            i++;
+            next = js_promise_of_resolve_function(r->data[3]);
+        } else if (h && h->class_id == JS_CLASS_PROMISE_RESOLVE_FUNCTION) {
+            next = js_promise_of_resolve_function(rd->handler);
+        } else {
+            next = js_promise_of_resolve_function(rd->resolving_funcs[0]);
+        }
+        if (JS_GetOpaque(next, JS_CLASS_PROMISE) == NULL)
+            break;
+        next = js_dup(next);
+        JS_FreeValue(ctx, promise);
+        promise = unsafe_unconst(next);
+    }
+    JS_FreeValue(ctx, promise);
+    return i;
+}
+
+/* code-runtime-quickjs: gives `error` the async frames of whatever awaits `promise`
+   (the error a promise the embedder settles will reject with, made where no program
+   frame is on the stack), through Error.prepareStackTrace as any capture. */
+void JS_CaptureAwaitStack(JSContext *ctx, JSValueConst error, JSValueConst promise)
+{
+    if (!JS_IsObject(error) || JS_GetOpaque(promise, JS_CLASS_PROMISE) == NULL)
+        return;
+    build_backtrace2(ctx, error, JS_UNDEFINED, NULL, 0, 0, 0, promise);
+}
+
 static JSValue js_promise_race(JSContext *ctx, JSValueConst this_val,
                                int argc, JSValueConst *argv)
 {
@@ -64789,6 +65031,7 @@ static void js_callsite_finalizer(JSRuntime *rt, JSValueConst val)
         JS_FreeValueRT(rt, csd->filename);
         JS_FreeValueRT(rt, csd->func);
         JS_FreeValueRT(rt, csd->func_name);
+        JS_FreeValueRT(rt, csd->this_val); /* code-runtime-quickjs */
         js_free_rt(rt, csd);
     }
 }
@@ -64801,6 +65044,7 @@ static void js_callsite_mark(JSRuntime *rt, JSValueConst val,
         JS_MarkValue(rt, csd->filename, mark_func);
         JS_MarkValue(rt, csd->func, mark_func);
         JS_MarkValue(rt, csd->func_name, mark_func);
+        JS_MarkValue(rt, csd->this_val, mark_func); /* code-runtime-quickjs */
     }
 }
 
@@ -64821,6 +65065,7 @@ static JSValue js_new_callsite(JSContext *ctx, JSCallSiteData *csd) {
     csd->filename = JS_UNDEFINED;
     csd->func = JS_UNDEFINED;
     csd->func_name = JS_UNDEFINED;
+    csd->this_val = JS_UNDEFINED; /* code-runtime-quickjs */
 
     JS_SetOpaqueInternal(obj, csd1);
 
@@ -64834,6 +65079,10 @@ static void js_new_callsite_data(JSContext *ctx, JSCallSiteData *csd, JSStackFra
 
     csd->constructor = sf->is_constructor;
     csd->func = js_dup(sf->cur_func);
+    /* code-runtime-quickjs */
+    csd->this_val = js_dup(sf->this_obj);
+    csd->is_async = false;
+    csd->promise_index = -1;
     /* func_name_str is UTF-8 encoded if needed */
     func_name_str = get_func_name(ctx, sf->cur_func);
     if (!func_name_str || func_name_str[0] == '\0')
@@ -64873,6 +65122,10 @@ static void js_new_callsite_data2(JSContext *ctx, JSCallSiteData *csd, const cha
     csd->func_name = JS_NULL;
     csd->native = false;
     csd->constructor = false;
+    /* code-runtime-quickjs */
+    csd->this_val = JS_UNDEFINED;
+    csd->is_async = false;
+    csd->promise_index = -1;
     csd->line_num = line_num;
     csd->col_num = col_num;
     /* filename is UTF-8 encoded if needed (original argument to __JS_EvalInternal()) */

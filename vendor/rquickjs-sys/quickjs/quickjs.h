@@ -581,6 +581,8 @@ JS_EXTERN bool JS_GetDateValue(JSValueConst v, double *pv);
 JS_EXTERN JSValue JS_NewPendingPromise(JSContext *ctx);
 JS_EXTERN bool JS_SettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value,
                                 bool is_reject);
+/* code-runtime-quickjs: the async frames of what awaits `promise`, as `error`'s stack */
+JS_EXTERN void JS_CaptureAwaitStack(JSContext *ctx, JSValueConst error, JSValueConst promise);
 JS_EXTERN int JS_AddIntrinsicDate(JSContext *ctx);
 JS_EXTERN int JS_AddIntrinsicEval(JSContext *ctx);
 JS_EXTERN void JS_AddIntrinsicRegExpCompiler(JSContext *ctx);

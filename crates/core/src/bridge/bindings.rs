@@ -409,7 +409,12 @@ fn settle_value<'js, W: BindingsWorld>(
   match outcome {
     Ok(value) => raw::settle_promise(ctx, &promise, &value, false),
     Err(message) => match make_error(ctx, shared, index, &message) {
-      Ok(error) => raw::settle_promise(ctx, &promise, &error, true),
+      Ok(error) => {
+        // Made where no program frame is on the stack: its frames are those of what
+        // awaits the call (`at async …`), as V8 shows an awaited rejection.
+        raw::capture_await_stack(ctx, &error, &promise);
+        raw::settle_promise(ctx, &promise, &error, true)
+      }
       Err(_) => raw::clear_exception(ctx.as_raw().as_ptr()),
     },
   }

@@ -31,6 +31,12 @@ pub trait StacksWorld: 'static {
 pub struct Stacks {
   positions: RefCell<PositionMap>,
   engine: RefCell<Option<Engine>>,
+  /// The binding namespaces: a native frame called on one of them is the host's, which
+  /// the program never sees (held so that their addresses stay theirs).
+  host_receivers: RefCell<Vec<(usize, Persistent<Object<'static>>)>>,
+  /// `Function.prototype.call`/`apply` and `Reflect.apply` of the realm: V8 shows no frame
+  /// for them (held, as above).
+  transparent: RefCell<Vec<(usize, Persistent<Object<'static>>)>>,
 }
 
 /// What the hook needs from the program's realm, taken while it was pristine.
@@ -59,6 +65,12 @@ struct CallSiteData {
   constructor: bool,
   line_num: i32,
   col_num: i32,
+  /// The frame's receiver (ours, `code-runtime-quickjs` in vendor/README.md).
+  this_val: qjs::JSValue,
+  /// An async frame: an async function awaiting further up a promise chain.
+  is_async: bool,
+  /// For an async `Promise.all`/`allSettled` frame, the element's index; else -1.
+  promise_index: i32,
 }
 
 impl Stacks {
@@ -70,6 +82,23 @@ impl Stacks {
   /// Releases the engine values held here. Must run before the context is freed.
   pub fn clear(&self) {
     self.engine.borrow_mut().take();
+    self.host_receivers.borrow_mut().clear();
+    self.transparent.borrow_mut().clear();
+  }
+
+  /// Native frames of functions called on `receiver` (a binding namespace) are the host's:
+  /// no stack shows them.
+  pub fn hide_native_frames_of<'js>(&self, ctx: &Ctx<'js>, receiver: Object<'js>) {
+    let ptr = raw::ptr(receiver.as_raw());
+    self.host_receivers.borrow_mut().push((ptr, Persistent::save(ctx, receiver)));
+  }
+
+  fn host_receiver_ptrs(&self) -> Vec<usize> {
+    self.host_receivers.borrow().iter().map(|(p, _)| *p).collect()
+  }
+
+  fn transparent_ptrs(&self) -> Vec<usize> {
+    self.transparent.borrow().iter().map(|(p, _)| *p).collect()
   }
 
   /// The frames recorded for `error`, read without running program code.
@@ -220,18 +249,24 @@ fn define_stack<'js>(ctx: &Ctx<'js>, obj: &Object<'js>, value: Value<'js>) -> rq
 }
 
 /// Call sites → V8's frame lines: `    at name (program.ts:L:C)` with positions mapped into
-/// the program, `    at new C (…)` for constructors, a bare location for anonymous
-/// functions, `(<anonymous>)` for native ones; our wrapper's `<eval>` frame and prelude
-/// frames dropped.
+/// the program, named as V8 names them (`Svc.run` for a method called on an instance of
+/// `Svc`, `Object.f [as g]`, `new Foo`, `get x`, `async outer` for an async function
+/// awaiting further up the chain, `async Promise.all (index 0)`), a bare location for
+/// anonymous functions, `(<anonymous>)` for native ones; our wrapper's `<eval>` frame,
+/// prelude frames and the host's (binding functions) dropped.
 fn format_call_sites(
   c: *mut qjs::JSContext,
   sites: qjs::JSValue,
   positions: &PositionMap,
+  hidden: &[usize],
+  transparent: &[usize],
 ) -> String {
   let mut out = String::new();
   if !raw::is_object(sites) || raw::is_proxy(sites) {
     return out;
   }
+  // SAFETY: JS_GetGlobalObject returns a new reference, which Owned frees.
+  let global = unsafe { raw::Owned::new(c, qjs::JS_GetGlobalObject(c)) };
   for i in 0..64u32 {
     let atom = raw::Atom::index(c, i);
     let Some(d) = raw::own_property(c, sites, atom.atom) else {
@@ -251,15 +286,17 @@ fn format_call_sites(
     // SAFETY: see above; the fields are read, not kept.
     let data = unsafe { &*data };
     let text = |v: qjs::JSValue| raw::is_string(v).then(|| lossy(raw::string_bytes(c, v)));
-    let name = text(data.func_name);
+    let name = text(data.func_name).filter(|n| !n.is_empty());
     let file = text(data.filename);
     let in_program = file.as_deref() == Some(PROGRAM_FILE);
     // Our wrapper, preludes, the engine's own evaluated helpers (binding error classes,
     // `eval_script`) and the JSON parser's position in its text (`<input>`): frames V8
-    // would not show.
+    // would not show. A binding function's frame is the host's.
     if (in_program && name.as_deref() == Some("<eval>"))
       || file.as_deref().is_some_and(|f| f.starts_with("prelude/") || f == ENGINE_EVAL_FILE)
       || (file.as_deref() == Some(JSON_INPUT_FILE) && name.is_none())
+      || (data.native && raw::is_object(data.this_val) && hidden.contains(&raw::ptr(data.this_val)))
+      || (data.native && raw::is_object(data.func) && transparent.contains(&raw::ptr(data.func)))
     {
       continue;
     }
@@ -280,21 +317,227 @@ fn format_call_sites(
       out.push('\n');
     }
     out.push_str("    at ");
-    match (data.constructor, name) {
-      (true, name) => {
-        out.push_str("new ");
-        out.push_str(name.as_deref().unwrap_or("<anonymous>"));
+    if data.is_async {
+      out.push_str("async ");
+      if data.promise_index >= 0 {
+        let combinator = name.as_deref().unwrap_or("Promise.all");
+        out.push_str(&format!("{combinator} (index {})", data.promise_index));
+        continue;
+      }
+    }
+    let top_level = !raw::is_object(data.this_val) && is_nullish(data.this_val)
+      || (raw::is_object(data.this_val) && raw::ptr(data.this_val) == raw::ptr(global.v));
+    if data.constructor {
+      out.push_str("new ");
+      out.push_str(name.as_deref().unwrap_or("<anonymous>"));
+      out.push_str(&format!(" ({location})"));
+      continue;
+    }
+    let native_owner =
+      if data.native { name.as_deref().and_then(|n| native_owner(c, data.func, n)) } else { None };
+    match (native_owner, name) {
+      (Some(owner), Some(name)) => out.push_str(&format!("{owner}.{name} ({location})")),
+      (None, name) if !top_level => {
+        out.push_str(&method_call(c, data.this_val, data.func, name.as_deref()));
         out.push_str(&format!(" ({location})"));
       }
-      (false, Some(name)) => match data.native.then(|| native_owner(c, data.func, &name)).flatten()
-      {
-        Some(owner) => out.push_str(&format!("{owner}.{name} ({location})")),
-        None => out.push_str(&format!("{name} ({location})")),
-      },
-      (false, None) => out.push_str(&location),
+      (_, Some(name)) => out.push_str(&format!("{name} ({location})")),
+      (_, None) => out.push_str(&location),
     }
   }
   out
+}
+
+fn is_nullish(v: qjs::JSValue) -> bool {
+  let t = raw::tag(v);
+  t == qjs::JS_TAG_UNDEFINED || t == qjs::JS_TAG_NULL
+}
+
+/// V8's `AppendMethodCall`: `Type.name`, `Type.name [as key]` when the function was found
+/// under another key, `Type.key` or `Type.<anonymous>` for a nameless function. A name V8
+/// shows alone — an accessor's (`get x`), a private method's (`#x`), a symbol-keyed one's
+/// (`[s]`) — stays alone.
+fn method_call(
+  c: *mut qjs::JSContext,
+  this: qjs::JSValue,
+  func: qjs::JSValue,
+  name: Option<&str>,
+) -> String {
+  if let Some(name) = name {
+    if name.starts_with("get ") || name.starts_with("set ") || name.starts_with(['#', '[']) {
+      return name.to_owned();
+    }
+  }
+  let type_name = type_name(c, this);
+  let method = method_name(c, this, func, name.unwrap_or(""));
+  let mut out = String::new();
+  match name {
+    Some(name) => {
+      if let Some(t) = type_name.as_deref().filter(|t| !name.starts_with(*t)) {
+        out.push_str(t);
+        out.push('.');
+      }
+      out.push_str(name);
+      if let Some(m) = method.filter(|m| !ends_with_method_name(name, m)) {
+        out.push_str(&format!(" [as {m}]"));
+      }
+    }
+    None => {
+      if let Some(t) = type_name {
+        out.push_str(&t);
+        out.push('.');
+      }
+      out.push_str(method.as_deref().unwrap_or("<anonymous>"));
+    }
+  }
+  out
+}
+
+fn ends_with_method_name(subject: &str, method: &str) -> bool {
+  subject == method || subject.strip_suffix(method).is_some_and(|rest| rest.ends_with('.'))
+}
+
+/// How many prototypes the name searches look at, and how many own properties an object
+/// may have for its keys to be searched: the receiver is the program's, and this runs for
+/// every frame of every error.
+const CHAIN_LIMIT: usize = 32;
+const KEYS_LIMIT: u32 = 256;
+/// `JS_CLASS_OBJECT` in quickjs.c's class enum.
+const JS_CLASS_OBJECT: u32 = 1;
+
+/// V8's `GetTypeName` read without running program code: a function receiver's own name,
+/// `Proxy`, a primitive's wrapper name, else the name of the first `constructor` (a data
+/// property holding a named function other than `Object`) up the receiver's prototype
+/// chain, else `Object`/`Array`/`Function` by its class.
+fn type_name(c: *mut qjs::JSContext, this: qjs::JSValue) -> Option<String> {
+  let t = raw::tag(this);
+  if !raw::is_object(this) {
+    return match t {
+      qjs::JS_TAG_STRING | qjs::JS_TAG_STRING_ROPE => Some("String".into()),
+      qjs::JS_TAG_INT | qjs::JS_TAG_FLOAT64 => Some("Number".into()),
+      qjs::JS_TAG_BOOL => Some("Boolean".into()),
+      qjs::JS_TAG_SYMBOL => Some("Symbol".into()),
+      qjs::JS_TAG_BIG_INT | qjs::JS_TAG_SHORT_BIG_INT => Some("BigInt".into()),
+      _ => None,
+    };
+  }
+  if raw::is_proxy(this) {
+    return Some("Proxy".into());
+  }
+  // SAFETY: JS_IsFunction inspects the class only.
+  if unsafe { qjs::JS_IsFunction(c, this) } {
+    if let Some(n) = raw::data_string(c, this, c"name").filter(|n| !n.is_empty()) {
+      return Some(String::from_utf8_lossy(&n).into_owned());
+    }
+  }
+  let constructor = raw::Atom::new(c, c"constructor");
+  let mut cur = raw::proto(c, this);
+  for _ in 0..CHAIN_LIMIT {
+    if !raw::is_object(cur.v) || raw::is_proxy(cur.v) {
+      break;
+    }
+    if let Some(d) = raw::own_property(c, cur.v, constructor.atom).filter(|d| !d.is_accessor()) {
+      // SAFETY: as above.
+      if raw::is_object(d.value.v) && unsafe { qjs::JS_IsFunction(c, d.value.v) } {
+        if let Some(n) = raw::data_string(c, d.value.v, c"name") {
+          if !n.is_empty() && n != b"Object" {
+            return Some(String::from_utf8_lossy(&n).into_owned());
+          }
+        }
+      }
+    }
+    cur = raw::proto(c, cur.v);
+  }
+  // SAFETY: as above.
+  Some(if unsafe { qjs::JS_IsArray(this) } {
+    "Array".into()
+  } else if unsafe { qjs::JS_IsFunction(c, this) } {
+    "Function".into()
+  } else {
+    "Object".into()
+  })
+}
+
+/// V8's `GetMethodName`: the key under which the receiver (or its prototype chain) holds
+/// the function, as a data property or an accessor's half: the function's own name if that
+/// key holds it, else the one key found holding it (none when several do).
+fn method_name(
+  c: *mut qjs::JSContext,
+  this: qjs::JSValue,
+  func: qjs::JSValue,
+  name: &str,
+) -> Option<String> {
+  if !raw::is_object(func) {
+    return None;
+  }
+  let target = raw::ptr(func);
+  let holds = |d: &raw::Descriptor| {
+    let is = |v: qjs::JSValue| raw::is_object(v) && raw::ptr(v) == target;
+    if d.is_accessor() {
+      is(d.getter.v) || is(d.setter.v)
+    } else {
+      is(d.value.v)
+    }
+  };
+  // The chain: the receiver itself (a primitive's is its wrapper's prototype).
+  // SAFETY: JS_DupValue adds the reference Owned releases.
+  let first = if raw::is_object(this) {
+    unsafe { raw::Owned::new(c, qjs::JS_DupValue(c, this)) }
+  } else {
+    raw::proto(c, this)
+  };
+  let mut chain = Vec::new();
+  let mut cur = first;
+  for _ in 0..CHAIN_LIMIT {
+    if !raw::is_object(cur.v) || raw::is_proxy(cur.v) {
+      break;
+    }
+    let next = raw::proto(c, cur.v);
+    chain.push(cur);
+    cur = next;
+  }
+  if !name.is_empty() {
+    if let Ok(key) = std::ffi::CString::new(name) {
+      let atom = raw::Atom::new(c, &key);
+      for holder in &chain {
+        if let Some(d) = raw::own_property(c, holder.v, atom.atom) {
+          if holds(&d) {
+            return Some(name.to_owned());
+          }
+          break;
+        }
+      }
+    }
+  }
+  let mut found: Option<Vec<u8>> = None;
+  for holder in &chain {
+    // Only ordinary objects of a few keys: listing an array's (or a typed array's, or a
+    // huge object's) keys would cost the program's size on every frame.
+    let small_object = raw::class_id(holder.v) == JS_CLASS_OBJECT
+      && raw::object_shape(holder.v).is_some_and(|(_, _, slots)| slots <= KEYS_LIMIT);
+    if !small_object {
+      continue;
+    }
+    let Some(keys) = raw::Keys::of(c, holder.v) else {
+      continue;
+    };
+    for k in 0..keys.len() {
+      let Some(d) = raw::own_property(c, holder.v, keys.atom(k)) else {
+        continue;
+      };
+      if !holds(&d) {
+        continue;
+      }
+      let Some(raw::Key::String(key)) = raw::atom_key(c, keys.atom(k)) else {
+        continue;
+      };
+      match &found {
+        Some(f) if *f != key => return None,
+        _ => found = Some(key),
+      }
+    }
+  }
+  found.map(|k| String::from_utf8_lossy(&k).into_owned())
 }
 
 /// The file name rquickjs gives code evaluated without one: the engine's own helpers.
@@ -365,6 +608,15 @@ pub fn install<'js, W: StacksWorld>(
   )?
   .with_name("stack")?;
   let getter_ptr = raw::ptr(getter.as_raw());
+  let function_ctor: Object = globals.get("Function")?;
+  let function_proto: Object = function_ctor.get("prototype")?;
+  let reflect: Object = globals.get("Reflect")?;
+  let mut transparent = Vec::new();
+  for f in [function_proto.get("call")?, function_proto.get("apply")?, reflect.get("apply")?] {
+    let f: Object = f;
+    transparent.push((raw::ptr(f.as_raw()), Persistent::save(ctx, f)));
+  }
+  *shared.stacks().transparent.borrow_mut() = transparent;
   *shared.stacks().engine.borrow_mut() = Some(Engine {
     frames: Persistent::save(ctx, frames),
     weak_get: Persistent::save(ctx, weak_get),
@@ -452,7 +704,15 @@ fn prepare_stack<'js, W: StacksWorld>(
     return Ok(Value::new_undefined(ctx.clone()));
   };
   let c = ctx.as_raw().as_ptr();
-  let frames = format_call_sites(c, sites.as_raw(), &shared.stacks().positions.borrow());
+  let hidden = shared.stacks().host_receiver_ptrs();
+  let transparent = shared.stacks().transparent_ptrs();
+  let frames = format_call_sites(
+    c,
+    sites.as_raw(),
+    &shared.stacks().positions.borrow(),
+    &hidden,
+    &transparent,
+  );
   let whole = join(safe_header(c, obj.as_raw()), &frames);
   let (map, set, getter, setter) = {
     let engine = shared.stacks().engine.borrow();

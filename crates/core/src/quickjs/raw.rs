@@ -50,6 +50,8 @@ extern "C" {
   fn JS_GetDenseArray(obj: qjs::JSValue, len: *mut u32, proto: *mut *mut c_void) -> bool;
   /// Charges native work to the interrupt counter; -1 (interrupted, pending) to stop.
   fn JS_PollWork(ctx: *mut qjs::JSContext, units: i64) -> std::ffi::c_int;
+  /// Records `error`'s stack as the async frames of whatever awaits `promise`.
+  fn JS_CaptureAwaitStack(ctx: *mut qjs::JSContext, error: qjs::JSValue, promise: qjs::JSValue);
   fn JS_GetStringLength(v: qjs::JSValue) -> i64;
   fn JS_GetDenseArrayElement(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
   fn JS_GetObjectShape(
@@ -97,6 +99,14 @@ pub(crate) fn settle_promise<'js>(
   // SAFETY: both values are live references in `ctx`; the call borrows them (it takes its
   // own reference to `value` when it keeps it).
   unsafe { JS_SettlePromise(ctx.as_raw().as_ptr(), promise.as_raw(), value.as_raw(), reject) };
+}
+
+/// Gives `error` (an object) the stack of whatever awaits `promise`: V8's `at async …`
+/// frames of the async functions up that promise's chain, recorded through the engine's
+/// `Error.prepareStackTrace` like any stack. Runs no program code.
+pub(crate) fn capture_await_stack<'js>(ctx: &Ctx<'js>, error: &Value<'js>, promise: &Value<'js>) {
+  // SAFETY: both values are live references in `ctx`; the call borrows them.
+  unsafe { JS_CaptureAwaitStack(ctx.as_raw().as_ptr(), error.as_raw(), promise.as_raw()) };
 }
 
 // The result walk's direct reads (`bridge.rs`). Values come back borrowed: valid while the

@@ -34,7 +34,7 @@ use crate::zone::Zone;
 use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
 use rquickjs::context::intrinsic;
 use rquickjs::promise::PromiseState;
-use rquickjs::{qjs, Context, Ctx, Persistent, Promise, Runtime, Value};
+use rquickjs::{qjs, Context, Ctx, Object, Persistent, Promise, Runtime, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -438,6 +438,14 @@ impl Run {
     self.shared.shapes.set(bridge::Shapes::of(c));
     console::install(ctx, &globals, &self.shared)?;
     bindings::install(ctx, &globals, &self.shared)?;
+    // Binding functions' frames are the host's.
+    let namespaces: Vec<String> =
+      self.shared.directory.borrow().specs.iter().map(|s| s.global.clone()).collect();
+    for global in namespaces {
+      if let Ok(ns) = globals.get::<_, Object>(global.as_str()) {
+        self.shared.stacks.hide_native_frames_of(ctx, ns);
+      }
+    }
     timers::install(ctx, &globals, &self.shared)?;
     web::install(ctx, &globals)?;
     stack::install(ctx, &globals, &self.shared)?;
