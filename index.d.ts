@@ -82,7 +82,8 @@ export interface CodeRunRequest {
    * `setTimeout`/`setInterval` and their `clear…`, `queueMicrotask`, `structuredClone` (with
    * `transfer`), `URL`/`URLSearchParams`, `TextEncoder`/`TextDecoder` (every WHATWG encoding),
    * `atob`/`btoa`, `performance.now()`, `crypto.randomUUID()`/`getRandomValues()`/`subtle.digest()`,
-   * `Event`/`EventTarget`/`CustomEvent` and `AbortController`/`AbortSignal`, as Node's; no
+   * `Event`/`EventTarget`/`CustomEvent`, `AbortController`/`AbortSignal`, `Blob`/`File` (no `stream()`) and
+   * `MessageChannel`/`MessagePort`/`MessageEvent` (within the run), as Node's; no
    * `require`, `import`, `process`, `fetch`, file system or network.
    */
   program: string

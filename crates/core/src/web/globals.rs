@@ -36,6 +36,11 @@ pub const LAZY_GLOBALS: &[&str] = &[
   "CustomEvent",
   "AbortController",
   "AbortSignal",
+  "Blob",
+  "File",
+  "MessageChannel",
+  "MessagePort",
+  "MessageEvent",
 ];
 
 /// `prelude/web.js`; its completion value is a factory taking the natives.

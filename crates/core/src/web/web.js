@@ -75,7 +75,11 @@
           `The "dest" argument must be an instance of Uint8Array. ${received(destination)}`,
         )
       }
-      const [read, written] = native.utf8EncodeInto(`${source}`, destination)
+      const text = `${source}`
+      // A view of a detached buffer has room for nothing.
+      const ab = call(taBuffer, destination)
+      if (Object.prototype.toString.call(ab) === '[object ArrayBuffer]' && call(abDetached, ab)) return { read: 0, written: 0 }
+      const [read, written] = native.utf8EncodeInto(text, destination)
       return { read, written }
     }
   }
@@ -117,19 +121,21 @@
       return this.#ignoreBOM
     }
     decode(input = new Uint8Array(0), options = {}) {
-      let bytes
-      if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)) {
-        bytes = new Uint8Array(input)
-      } else if (isView(input)) {
-        bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength)
-      } else {
+      // As WebIDL converts the arguments: the input is only checked before the options are
+      // read (their getters may detach its buffer: then there are no bytes), and read after.
+      const buffer = input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)
+      if (!buffer && !isView(input)) {
         throw codeError(
           TypeError,
           'ERR_INVALID_ARG_TYPE',
           'The "list" argument must be an instance of SharedArrayBuffer, ArrayBuffer or ArrayBufferView.',
         )
       }
-      const text = native.decoderDecode(this.#decoder, bytes, Boolean(options?.stream))
+      const stream = Boolean(options?.stream)
+      const ab = buffer ? input : input.buffer
+      const detached = Object.prototype.toString.call(ab) === '[object ArrayBuffer]' && call(abDetached, ab)
+      const bytes = detached ? new Uint8Array(0) : buffer ? new Uint8Array(input) : new Uint8Array(ab, input.byteOffset, input.byteLength)
+      const text = native.decoderDecode(this.#decoder, bytes, stream)
       if (text === null) {
         throw codeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', `The encoded data was not valid for encoding ${this.#encoding}`)
       }
@@ -551,6 +557,12 @@
         throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'The "options.transfer" property must be of type Array-like object.')
       }
       for (const item of transferList) {
+        if (portState.is(item)) {
+          if (transfer.includes(item)) throw cloneError('Transfer list contains duplicate MessagePort')
+          if (portState.detached(item)) throw cloneError('MessagePort in transfer list is already detached')
+          transfer.push(item)
+          continue
+        }
         if (Object.prototype.toString.call(item) !== '[object ArrayBuffer]' || !(item instanceof ArrayBuffer)) {
           throw cloneError('Value not transferable')
         }
@@ -570,6 +582,20 @@
       if (typeof value === 'function') throw uncloneable(value)
       if (seen.has(value)) return seen.get(value)
       let copy
+      if (isBlob(value)) {
+        copy = cloneBlob(value)
+        seen.set(value, copy)
+        return copy
+      }
+      if (portState.is(value)) {
+        if (!transfer.includes(value)) {
+          throw cloneError('Object that needs transfer was found in message but not listed in transferList')
+        }
+        // A placeholder until the whole value has cloned; the move happens then.
+        copy = new MessagePort(PORT_KEY)
+        seen.set(value, copy)
+        return copy
+      }
       const tag = Object.prototype.toString.call(value)
       if (Array.isArray(value)) {
         copy = new Array(value.length)
@@ -680,7 +706,14 @@
     }
     // Transferred buffers are detached once the whole value has cloned (their clones above
     // took their bytes, resizability and maximum).
-    for (const ab of transfer) call(abTransfer, ab)
+    for (const item of transfer) {
+      if (!portState.is(item)) call(abTransfer, item)
+      else {
+        const moved = portState.move(item)
+        const placeholder = seen.get(item)
+        if (placeholder !== undefined) portState.adopt(placeholder, moved)
+      }
+    }
     return root
   }
   const MAP_ENTRY = Symbol('map entry')
@@ -1069,6 +1102,314 @@
   }
   defineProperty(AbortController.prototype, Symbol.toStringTag, { value: 'AbortController', configurable: true })
 
+  // ---- Blob, File (the bytes live in the object; no streams) -----------------------------
+  // As Node 24's (Node 20 differs: it keeps a lone CR under `endings: 'native'` and words the
+  // not-a-sequence error otherwise).
+
+  // Filled in by Blob's static block: a brand check, the bytes, and a Blob made from bytes.
+  let isBlob, blobBytes, blobType, setBlob, isFile, fileName, fileLastModified
+  const NOT_TYPE_CHARACTERS = /[^\u0020-\u007E]/
+  const NEWLINES = /\r\n|\r/g
+
+  /** Node's "must be a dictionary" check of an options argument. */
+  function dictionary(options, name) {
+    if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+      throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "${name}" argument must be a dictionary. ${received(options)}`)
+    }
+    return options ?? {}
+  }
+
+  /** The bytes of one Blob part, copied (a detached buffer has none). */
+  function partBytes(part, endings) {
+    if (isBlob(part)) return blobBytes(part)
+    if (isView(part)) {
+      const ab = part.buffer
+      if (Object.prototype.toString.call(ab) === '[object ArrayBuffer]' && call(abDetached, ab)) return new Uint8Array(0)
+      return new Uint8Array(ab, part.byteOffset, part.byteLength).slice()
+    }
+    const tag = Object.prototype.toString.call(part)
+    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
+      return tag === '[object ArrayBuffer]' && call(abDetached, part) ? new Uint8Array(0) : new Uint8Array(part).slice()
+    }
+    let text = `${part}`
+    if (endings === 'native') text = text.replace(NEWLINES, '\n')
+    return native.utf8Encode(text)
+  }
+
+  class Blob {
+    #bytes
+    #type
+    constructor(sources = [], options = undefined) {
+      if (sources === null || typeof sources === 'string' || (typeof sources !== 'object' && typeof sources !== 'function') || typeof sources[Symbol.iterator] !== 'function') {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', 'Value cannot be converted to sequence.')
+      }
+      const dict = dictionary(options, 'options')
+      const type = dict.type === undefined ? '' : `${dict.type}`
+      const endings = dict.endings === undefined ? 'transparent' : `${dict.endings}`
+      if (endings !== 'transparent' && endings !== 'native') {
+        throw codeError(TypeError, 'ERR_INVALID_ARG_VALUE', `The property 'options.endings' is invalid. Received '${endings}'`)
+      }
+      const parts = []
+      let total = 0
+      for (const source of sources) {
+        const bytes = partBytes(source, endings)
+        parts.push(bytes)
+        total += bytes.length
+      }
+      const bytes = new Uint8Array(total)
+      let at = 0
+      for (const part of parts) {
+        bytes.set(part, at)
+        at += part.length
+      }
+      this.#bytes = bytes
+      this.#type = NOT_TYPE_CHARACTERS.test(type) ? '' : type.toLowerCase()
+    }
+    get size() {
+      return this.#bytes.length
+    }
+    get type() {
+      return this.#type
+    }
+    slice(start = 0, end = undefined, contentType = '') {
+      const size = this.#bytes.length
+      const clamp = (n) => {
+        n = Math.trunc(Number(n)) || 0
+        return n < 0 ? Math.max(size + n, 0) : Math.min(n, size)
+      }
+      const from = clamp(start)
+      const to = end === undefined ? size : clamp(end)
+      const type = `${contentType}`
+      return setBlob(new Blob(), this.#bytes.slice(from, Math.max(from, to)), NOT_TYPE_CHARACTERS.test(type) ? '' : type.toLowerCase())
+    }
+    text() {
+      const bytes = this.#bytes
+      return new Promise((resolve) => resolve(new TextDecoder().decode(bytes)))
+    }
+    arrayBuffer() {
+      const bytes = this.#bytes
+      return new Promise((resolve) => resolve(bytes.slice().buffer))
+    }
+    bytes() {
+      const bytes = this.#bytes
+      return new Promise((resolve) => resolve(bytes.slice()))
+    }
+    static {
+      isBlob = (v) => v !== null && typeof v === 'object' && #bytes in v
+      blobBytes = (b) => b.#bytes
+      blobType = (b) => b.#type
+      setBlob = (b, bytes, type) => {
+        b.#bytes = bytes
+        b.#type = type
+        return b
+      }
+    }
+  }
+  defineProperty(Blob.prototype, Symbol.toStringTag, { value: 'Blob', configurable: true })
+
+  class File extends Blob {
+    #name
+    #lastModified
+    constructor(fileBits, fileName, options = undefined) {
+      if (arguments.length < 2) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "fileBits" and "fileName" arguments must be specified')
+      super(fileBits, options)
+      const dict = options ?? {}
+      let lastModified = dict.lastModified
+      if (lastModified === undefined) lastModified = Date.now()
+      else {
+        lastModified = +lastModified
+        if (Number.isNaN(lastModified)) lastModified = 0
+      }
+      this.#name = `${fileName}`
+      this.#lastModified = lastModified
+    }
+    get name() {
+      return this.#name
+    }
+    get lastModified() {
+      return this.#lastModified
+    }
+    static {
+      isFile = (v) => v !== null && typeof v === 'object' && #name in v
+      fileName = (f) => f.#name
+      fileLastModified = (f) => f.#lastModified
+    }
+  }
+  defineProperty(File.prototype, Symbol.toStringTag, { value: 'File', configurable: true })
+
+  /** A structured clone of a Blob or File: the same bytes (shared: a Blob never changes them). */
+  function cloneBlob(value) {
+    const copy = isFile(value) ? new File([], fileName(value), { lastModified: fileLastModified(value) }) : new Blob()
+    return setBlob(copy, blobBytes(value), blobType(value))
+  }
+
+  // ---- MessageChannel, MessagePort, MessageEvent -----------------------------------------
+  // Messages are structured clones (transferred buffers detach at the post), delivered one
+  // per macrotask to the other port once it is started (`start()`, or setting `onmessage`).
+
+  class MessageEvent extends Event {
+    #data
+    #origin
+    #lastEventId
+    #source
+    #ports
+    constructor(type, options = undefined) {
+      super(type, options)
+      const init = options ?? {}
+      this.#data = init.data ?? null
+      this.#origin = init.origin === undefined ? '' : `${init.origin}`
+      this.#lastEventId = init.lastEventId === undefined ? '' : `${init.lastEventId}`
+      this.#source = init.source ?? null
+      this.#ports = init.ports === undefined ? [] : [...init.ports]
+    }
+    get data() {
+      return this.#data
+    }
+    get origin() {
+      return this.#origin
+    }
+    get lastEventId() {
+      return this.#lastEventId
+    }
+    get source() {
+      return this.#source
+    }
+    get ports() {
+      return this.#ports
+    }
+  }
+  defineProperty(MessageEvent.prototype, Symbol.toStringTag, { value: 'MessageEvent', configurable: true })
+
+  const PORT_KEY = Symbol('port')
+  let portState
+
+  class MessagePort extends EventTarget {
+    #other = null
+    #queue = []
+    #started = false
+    #closed = false
+    #handler = null
+    #listener = null
+    #scheduled = false
+    #detached = false
+    constructor(key = undefined) {
+      if (key !== PORT_KEY) throw codeError(TypeError, 'ERR_CONSTRUCT_CALL_INVALID', 'Constructor cannot be called')
+      super()
+    }
+    postMessage(message, transfer = undefined) {
+      if (arguments.length === 0) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'Not enough arguments to MessagePort.postMessage')
+      const list = transfer === undefined || transfer === null ? undefined : Array.isArray(transfer) ? transfer : transfer.transfer
+      if (list !== undefined && list !== null && typeof list[Symbol.iterator] === 'function' && [...list].includes(this)) {
+        throw cloneError('Transfer list contains source port')
+      }
+      const data = structuredClone(message, list === undefined ? undefined : { transfer: list })
+      const other = this.#other
+      if (this.#closed || other === null) return
+      other.#queue.push(data)
+      other.#schedule()
+    }
+    start() {
+      this.#started = true
+      this.#schedule()
+    }
+    // As Node's ports (not the HTML standard's): a 'message' listener starts the port.
+    addEventListener(type, listener, options = undefined) {
+      const r = super.addEventListener(...arguments)
+      if (`${type}` === 'message' && listener !== null && listener !== undefined) this.start()
+      return r
+    }
+    close() {
+      if (this.#closed) return
+      this.#closed = true
+      const other = this.#other
+      this.#other = null
+      if (other !== null) {
+        other.#other = null
+        other.#closed = true
+      }
+    }
+    ref() {
+      return this
+    }
+    unref() {
+      return this
+    }
+    hasRef() {
+      return false
+    }
+    get onmessage() {
+      return this.#handler
+    }
+    set onmessage(value) {
+      const handler = typeof value === 'function' || (value !== null && typeof value === 'object') ? value : null
+      if (this.#listener === null) {
+        this.#listener = (event) => {
+          const h = this.#handler
+          if (typeof h === 'function') return Reflect.apply(h, this, [event])
+        }
+        this.addEventListener('message', this.#listener)
+      }
+      this.#handler = handler
+      if (handler !== null) this.start()
+    }
+    #schedule() {
+      if (!this.#started || this.#scheduled || this.#queue.length === 0) return
+      this.#scheduled = true
+      hostSetTimeout(() => this.#deliver(), 0)
+    }
+    #deliver() {
+      this.#scheduled = false
+      if (this.#queue.length === 0) return
+      const data = this.#queue.shift()
+      this.dispatchEvent(new MessageEvent('message', { data }))
+      this.#schedule()
+    }
+    static {
+      portState = {
+        pair(a, b) {
+          a.#other = b
+          b.#other = a
+        },
+        is: (v) => v !== null && typeof v === 'object' && #queue in v,
+        detached: (port) => port.#detached,
+        /** The placeholder a clone holds becomes the transferred port. */
+        adopt(placeholder, moved) {
+          placeholder.#other = moved.#other
+          if (placeholder.#other !== null) placeholder.#other.#other = placeholder
+          placeholder.#queue = moved.#queue
+        },
+        /** A transfer: `port`'s entanglement and queued messages move to a new port. */
+        move(port) {
+          const copy = new MessagePort(PORT_KEY)
+          copy.#other = port.#other
+          if (copy.#other !== null) copy.#other.#other = copy
+          copy.#queue = port.#queue
+          port.#other = null
+          port.#queue = []
+          port.#detached = true
+          port.#closed = true
+          return copy
+        },
+      }
+    }
+  }
+  defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true })
+
+  class MessageChannel {
+    #port1 = new MessagePort(PORT_KEY)
+    #port2 = new MessagePort(PORT_KEY)
+    constructor() {
+      portState.pair(this.#port1, this.#port2)
+    }
+    get port1() {
+      return this.#port1
+    }
+    get port2() {
+      return this.#port2
+    }
+  }
+  defineProperty(MessageChannel.prototype, Symbol.toStringTag, { value: 'MessageChannel', configurable: true })
+
   // ---- crypto ----------------------------------------------------------------------------
 
   const INTEGER_ARRAYS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array']
@@ -1183,5 +1524,42 @@
     }),
   )
 
-  return freeze({ structuredClone, TextEncoder, TextDecoder, URL, URLSearchParams, atob, btoa, crypto, Event, EventTarget, CustomEvent, AbortController, AbortSignal })
+  const nestedOptions = (options) => ({ ...options, depth: options?.depth == null ? null : options.depth - 1 })
+  defineProperty(
+    Blob.prototype,
+    INSPECT,
+    inspectMethod(function (depth, options, inspect) {
+      if (typeof depth === 'number' && depth < 0) return this
+      return `Blob ${inspect({ size: this.size, type: this.type }, nestedOptions(options))}`
+    }),
+  )
+  defineProperty(
+    File.prototype,
+    INSPECT,
+    inspectMethod(function (depth, options, inspect) {
+      if (typeof depth === 'number' && depth < 0) return this
+      return `File ${inspect({ size: this.size, type: this.type, name: this.name, lastModified: this.lastModified }, nestedOptions(options))}`
+    }),
+  )
+
+  return freeze({
+    structuredClone,
+    TextEncoder,
+    TextDecoder,
+    URL,
+    URLSearchParams,
+    atob,
+    btoa,
+    crypto,
+    Event,
+    EventTarget,
+    CustomEvent,
+    AbortController,
+    AbortSignal,
+    Blob,
+    File,
+    MessageChannel,
+    MessagePort,
+    MessageEvent,
+  })
 })
