@@ -85,6 +85,14 @@ export interface CodeRunRequest {
    * `Event`/`EventTarget`/`CustomEvent`, `AbortController`/`AbortSignal`, `Blob`/`File` (no `stream()`) and
    * `MessageChannel`/`MessagePort`/`MessageEvent` (within the run), as Node's; no
    * `require`, `import`, `process`, `fetch`, file system or network.
+   *
+   * `Intl` is ECMA-402 on ICU4X with CLDR data compiled in: `getCanonicalLocales`,
+   * `supportedValuesOf`, `Locale`, `NumberFormat` (decimal, percent, currency, compact,
+   * scientific and engineering notation, every rounding option, `formatToParts`,
+   * `formatRange`), `PluralRules` and `Collator`; `Number`/`BigInt`/`Array.prototype.toLocaleString`,
+   * `String.prototype.localeCompare`, `toLocaleUpperCase` and `toLocaleLowerCase` answer through
+   * it. It is loaded on a program's first use. The default locale is `en-US`, whatever the
+   * host's; CLDR's version can make a few answers differ from a given Node's ICU.
    */
   program: string
   /** The namespaces the program may call. */

@@ -2,6 +2,7 @@
 // The official ECMAScript suite through run(), beside upstream QuickJS-ng on the same tests.
 //
 //   npm run test262 -- <test262 checkout> [dir under test/ ...] [--out <file.json>] [--limit N]
+//   npm run test262 -- <test262 checkout> intl402 --node <path to a node binary>
 //
 // Not part of CI: the suite is fetched separately (github.com/tc39/test262); nothing of it is
 // copied here. Each test becomes one program the way run() runs programs (strict, the body
@@ -10,7 +11,9 @@
 // runtime (`CodeRuntime.run`) and in upstream QuickJS-ng 0.16.2 (scripts/test262/upstream.c,
 // compiled here from the rquickjs-sys 0.14.0 sources in the cargo registry, none of
 // vendor/'s changes; it wraps the program exactly as run() does and evaluates it by length).
-// Tests that need a sloppy-mode script (`noStrict`, `raw`) or a module cannot be programs
+// With `--node <binary>` the reference is that Node instead (scripts/test262/node-driver.mjs
+// runs each program in a fresh vm context the same way): for `intl402`, which upstream
+// QuickJS-ng cannot run (it has no Intl). Tests that need a sloppy-mode script (`noStrict`, `raw`) or a module cannot be programs
 // and are counted as skipped. Prints the counts per directory and every test ours fails that
 // upstream passes, grouped by directory, with our failure; `--out` writes all results.
 import { execFileSync, spawn } from 'node:child_process'
@@ -31,6 +34,7 @@ const option = (name) => {
   return value
 }
 const out = option('--out')
+const nodeReference = option('--node')
 const limit = Number(option('--limit') ?? Infinity)
 const [root, ...dirs] = args
 if (!root || !existsSync(path.join(root, 'harness', 'assert.js'))) {
@@ -142,11 +146,11 @@ function buildUpstream() {
 
 /** Runs the programs (written to files) through the upstream driver, one process at a time;
  * a program that crashes it is recorded as such and the driver restarts after it. */
-async function runUpstream(exe, files) {
+async function runUpstream(exe, files, exeArgs = []) {
   const results = []
   while (results.length < files.length) {
     const rest = files.slice(results.length)
-    const child = spawn(exe, [], { stdio: ['pipe', 'pipe', 'inherit'] })
+    const child = spawn(exe, exeArgs, { stdio: ['pipe', 'pipe', 'inherit'] })
     const lines = createInterface({ input: child.stdout })
     const got = []
     lines.on('line', (line) => got.push(line))
@@ -206,7 +210,9 @@ for (const d of testDirs) {
   }
 }
 
-const exe = buildUpstream()
+const reference = nodeReference ? 'node' : 'upstream'
+const exe = nodeReference ?? buildUpstream()
+const exeArgs = nodeReference ? [path.join(here, 'test262', 'node-driver.mjs')] : []
 const work = path.join(os.tmpdir(), 'code-runtime-test262', 'programs')
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
@@ -223,7 +229,7 @@ for (let at = 0; at < tests.length; at += CHUNK) {
     writeFileSync(f, t.body)
     return f
   })
-  const [u, o] = await Promise.all([runUpstream(exe, files), runOurs(chunk.map((t) => t.body))])
+  const [u, o] = await Promise.all([runUpstream(exe, files, exeArgs), runOurs(chunk.map((t) => t.body))])
   up.push(...u)
   ours.push(...o)
   process.stderr.write(`\r${at + chunk.length} / ${tests.length}`)
@@ -238,7 +244,7 @@ const rows = tests.map((t, i) => ({
   upstream: verdict(t, up[i]?.failure, up[i]?.log ?? []),
 }))
 
-const group = (rel) => rel.split(path.sep).slice(0, 3).join('/')
+const group = (rel) => rel.split(path.sep).slice(0, rel.startsWith('intl402') ? 2 : 3).join('/')
 const byDir = {}
 for (const r of rows) {
   const top = r.test.split(path.sep)[0]
@@ -249,16 +255,30 @@ for (const r of rows) {
   if (r.ours.pass && !r.upstream.pass) c.oursOnly++
   if (!r.ours.pass && r.upstream.pass) c.upstreamOnly++
 }
-console.log('directory      tests   ours  upstream  upstream-only  ours-only')
+console.log(`directory      tests   ours  ${reference.padStart(8)}  ${reference}-only  ours-only`)
 for (const [d, c] of Object.entries(byDir)) {
   console.log(`${d.padEnd(12)} ${String(c.tests).padStart(7)} ${String(c.ours).padStart(6)} ${String(c.upstream).padStart(9)} ${String(c.upstreamOnly).padStart(14)} ${String(c.oursOnly).padStart(10)}`)
+}
+if (nodeReference) {
+  // Per constructor (intl402/<group>): what each passes.
+  const byGroup = {}
+  for (const r of rows) {
+    const c = (byGroup[group(r.test)] ??= { tests: 0, ours: 0, node: 0 })
+    c.tests++
+    if (r.ours.pass) c.ours++
+    if (r.upstream.pass) c.node++
+  }
+  console.log('\ngroup                          tests   ours   node')
+  for (const [g, c] of Object.entries(byGroup)) {
+    console.log(`${g.padEnd(30)} ${String(c.tests).padStart(6)} ${String(c.ours).padStart(6)} ${String(c.node).padStart(6)}`)
+  }
 }
 console.log(`skipped (not programs): ${JSON.stringify(skipped)}`)
 
 const lost = rows.filter((r) => !r.ours.pass && r.upstream.pass)
 const imports = lost.filter((r) => r.dynamicImport)
 const rest = lost.filter((r) => !r.dynamicImport)
-console.log(`\nours fails, upstream passes: ${lost.length} (${imports.length} use import(), which programs refuse)`)
+console.log(`\nours fails, ${reference} passes: ${lost.length} (${imports.length} use import(), which programs refuse)`)
 const groups = {}
 for (const r of rest) (groups[group(r.test)] ??= []).push(r)
 for (const [g, rs] of Object.entries(groups).sort((a, b) => b[1].length - a[1].length)) {

@@ -10,6 +10,8 @@
 //! - [`console`]: rendering logs as Node's console does (the inspector realm, `util.inspect`,
 //!   V8-shaped stacks).
 //! - [`web`]: the lazily loaded web globals (`URL`, `TextEncoder`, `structuredClone`, …).
+//! - [`intl`]: the lazily loaded `Intl` (ECMA-402 over ICU4X) and the locale-sensitive
+//!   built-in methods.
 //! - [`bridge`]: what crosses between a program and its host: values as lossless JSON, the
 //!   binding functions and their calls, the outbox the host drains.
 //! - [`quickjs`]: our layer over QuickJS's C API: reading values without running program
@@ -33,6 +35,7 @@ pub mod bridge;
 pub mod codemode;
 pub mod console;
 pub mod host;
+pub mod intl;
 pub mod limits;
 pub mod messages;
 pub(crate) mod quickjs;
@@ -404,8 +407,8 @@ impl Drop for Engine {
 }
 
 /// Every prelude, compiled ahead of the first run that needs it (see [`prelude::warm`]).
-fn preludes() -> [&'static Prelude; 3] {
-  [&web::globals::PRELUDE, &inspector::INSPECT, &inspector::CONSOLE]
+fn preludes() -> [&'static Prelude; 4] {
+  [&web::globals::PRELUDE, &inspector::INSPECT, &inspector::CONSOLE, &intl::PRELUDE]
 }
 
 /// The result of a run that ends before its program starts (e.g. an already-aborted

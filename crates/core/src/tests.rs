@@ -923,6 +923,76 @@ fn a_parked_run_fits_in_86_kib() {
   }
 }
 
+/// `Intl` is an accessor until read, and the locale methods load nothing until called; once
+/// loaded, `Intl` is a data property and the methods answer through it.
+#[test]
+fn intl_loads_only_when_touched() {
+  let v = run(
+    "const d = Object.getOwnPropertyDescriptor(globalThis, 'Intl'); \
+     return [typeof d.get, d.enumerable, d.configurable]",
+  );
+  assert_eq!(v["value"], serde_json::json!(["function", false, true]));
+  let v = run(
+    "const a = (1234.5).toLocaleString(); \
+     const d = Object.getOwnPropertyDescriptor(globalThis, 'Intl'); \
+     const b = typeof d.get; const n = new Intl.NumberFormat('de-DE').format(1234.5); \
+     const e = Object.getOwnPropertyDescriptor(globalThis, 'Intl'); \
+     return [a, b, n, typeof e.value, e.writable, e.enumerable, Object.prototype.toString.call(Intl)]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!(["1,234.5", "function", "1.234,5", "object", true, false, "[object Intl]"])
+  );
+  // A program's own Intl wins over the lazy one, before or after a read.
+  let v = run(
+    "globalThis.Intl = 5; return [Intl, (2).toLocaleString('en', { minimumFractionDigits: 1 })]",
+  );
+  assert_eq!(v["value"], serde_json::json!([5, "2.0"]));
+}
+
+/// The locale methods ECMA-402 redefines answer through Intl, with its options.
+#[test]
+fn locale_methods_answer_through_intl() {
+  let v = run(
+    "return [(1234567.891).toLocaleString('en-US'), 12345678901234567890n.toLocaleString('de'), \
+     ['b', 'a', 'ä'].sort((a, b) => a.localeCompare(b)).join(), [1234.5, 2].toLocaleString('de'), \
+     'I'.toLocaleLowerCase('tr'), 'i'.toLocaleUpperCase('tr'), 'istanbul'.toLocaleUpperCase('en-US'), \
+     'a'.localeCompare('B'), 'a'.localeCompare('A', undefined, { sensitivity: 'base' })]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      "1,234,567.891",
+      "12.345.678.901.234.567.890",
+      "a,ä,b",
+      "1.234,5,2",
+      "ı",
+      "İ",
+      "ISTANBUL",
+      -1,
+      0
+    ])
+  );
+}
+
+/// Hostile options: a throwing getter's error reaches the program, in ECMA-402's order.
+#[test]
+fn intl_options_are_read_in_order_and_getters_may_throw() {
+  let v = run(
+    "const seen = []; const o = new Proxy({}, { get(t, k) { seen.push(String(k)); return undefined } }); \
+     new Intl.NumberFormat('en', o); \
+     let m; try { new Intl.NumberFormat('en', { get style() { throw new Error('boom') } }) } catch (e) { m = e.message } \
+     return [seen.join(), m]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([
+      "localeMatcher,numberingSystem,style,currency,currencyDisplay,currencySign,unit,unitDisplay,notation,minimumIntegerDigits,minimumFractionDigits,maximumFractionDigits,minimumSignificantDigits,maximumSignificantDigits,roundingIncrement,roundingMode,roundingPriority,trailingZeroDisplay,compactDisplay,useGrouping,signDisplay",
+      "boom"
+    ])
+  );
+}
+
 /// Own global names of a context, sorted.
 fn global_names(ctx: &rquickjs::Context) -> Vec<String> {
   ctx.with(|ctx| {
@@ -1310,8 +1380,10 @@ fn a_slice_off_the_cpu_is_not_charged_for_it() {
   }
   let (ctx, crx) = mpsc::channel();
   let (stx, srx) = mpsc::channel();
-  let e =
-    Engine::new(EngineConfig { threads: 2, time_zone: None }, Arc::new(Slow(Mutex::new(ctx), Mutex::new(stx))));
+  let e = Engine::new(
+    EngineConfig { threads: 2, time_zone: None },
+    Arc::new(Slow(Mutex::new(ctx), Mutex::new(stx))),
+  );
   let spec =
     || BindingSpec { global: "tools".into(), members: vec!["x".into()], error_class: None };
   let limits = Limits { compute_ms: 25.0, ..Limits::default() };

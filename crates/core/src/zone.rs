@@ -124,8 +124,10 @@ impl Zone {
   /// with it (`Eastern Standard Time`; `GMT-05:00` for a zone CLDR has no name for).
   pub fn long_name(&self, utc_ms: i64) -> String {
     thread_local! {
-      static LONG: Option<NoCalendarFormatter<SpecificLong>> =
-        NoCalendarFormatter::try_new(locale!("en").into(), SpecificLong).ok();
+      // Boxed: the addon's thread-locals are static TLS, which a dlopen'ed library gets
+      // little of (the formatter itself is ~1 KB; glibc refuses to load past its surplus).
+      static LONG: Option<Box<NoCalendarFormatter<SpecificLong>>> =
+        NoCalendarFormatter::try_new(locale!("en").into(), SpecificLong).ok().map(Box::new);
     }
     let offset = self.offset_ms(utc_ms) / 1000;
     let info = IcuZone::from_iana_id(&self.name)

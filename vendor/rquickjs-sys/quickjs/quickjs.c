@@ -619,6 +619,9 @@ struct JSContext {
     uint8_t lazy_pending;
     JSValue lazy_aside;
     JSValue lazy_array_to_string;
+    /* code-runtime-quickjs: the embedder's locale state (JS_SetLocaleState), kept alive
+       with the context; see JS_SetLocaleHook. */
+    JSValue locale_state;
 
     double time_origin;
 
@@ -2974,6 +2977,7 @@ JSContext *JS_NewContextRaw(JSRuntime *rt)
     ctx->error_stack_trace_limit = js_int32(10);
     ctx->lazy_aside = JS_UNDEFINED; /* code-runtime-quickjs */
     ctx->lazy_array_to_string = JS_UNDEFINED;
+    ctx->locale_state = JS_UNDEFINED; /* code-runtime-quickjs */
     init_list_head(&ctx->loaded_modules);
     // TODO(bnoordhuis) use getrandom() etc.
     ctx->random_state = js__gettimeofday_us();
@@ -3094,6 +3098,7 @@ static void JS_MarkContext(JSRuntime *rt, JSContext *ctx,
     JS_MarkValue(rt, ctx->global_var_obj, mark_func);
     JS_MarkValue(rt, ctx->lazy_aside, mark_func); /* code-runtime-quickjs */
     JS_MarkValue(rt, ctx->lazy_array_to_string, mark_func);
+    JS_MarkValue(rt, ctx->locale_state, mark_func); /* code-runtime-quickjs */
 
     JS_MarkValue(rt, ctx->throw_type_error, mark_func);
     JS_MarkValue(rt, ctx->eval_obj, mark_func);
@@ -3178,6 +3183,7 @@ void JS_FreeContext(JSContext *ctx)
     JS_FreeValue(ctx, ctx->global_var_obj);
     JS_FreeValue(ctx, ctx->lazy_aside); /* code-runtime-quickjs */
     JS_FreeValue(ctx, ctx->lazy_array_to_string);
+    JS_FreeValue(ctx, ctx->locale_state); /* code-runtime-quickjs */
 
     JS_FreeValue(ctx, ctx->throw_type_error);
     JS_FreeValue(ctx, ctx->eval_obj);
@@ -15102,11 +15108,66 @@ static JSValue JS_ToStringFree(JSContext *ctx, JSValue val)
     return ret;
 }
 
-static JSValue JS_ToLocaleStringFree(JSContext *ctx, JSValue val)
+/* code-runtime-quickjs: the locale hook (and JS_ToLocaleStringFree replaced by
+   JS_ToLocaleStringArgsFree below). The built-in methods ECMA-402 redefines
+   (Number/BigInt/Date.prototype.toLocale*String, String.prototype.localeCompare and
+   toLocaleUpperCase/LowerCase) call it first, so the embedder's Intl implementation
+   answers them without any per-context cost until one is called; a hook returning
+   JS_UNINITIALIZED lets the built-in answer. Array and %TypedArray%.prototype.toLocaleString
+   pass their (locales, options) arguments on to each element's toLocaleString. */
+typedef JSValue JSLocaleHook(JSContext *ctx, int method, JSValueConst this_val,
+                             int argc, JSValueConst *argv);
+static JSLocaleHook *js_locale_hook;
+
+enum {
+    JS_LOCALE_NUMBER_TO_LOCALE_STRING,
+    JS_LOCALE_BIGINT_TO_LOCALE_STRING,
+    JS_LOCALE_STRING_LOCALE_COMPARE,
+    JS_LOCALE_STRING_TO_LOCALE_LOWER_CASE,
+    JS_LOCALE_STRING_TO_LOCALE_UPPER_CASE,
+    JS_LOCALE_DATE_TO_LOCALE_STRING,
+    JS_LOCALE_DATE_TO_LOCALE_DATE_STRING,
+    JS_LOCALE_DATE_TO_LOCALE_TIME_STRING,
+};
+
+void JS_SetLocaleHook(JSLocaleHook *hook)
 {
+    js_locale_hook = hook;
+}
+
+/* takes ownership of `state` */
+void JS_SetLocaleState(JSContext *ctx, JSValue state)
+{
+    JSValue old = ctx->locale_state;
+    ctx->locale_state = state;
+    JS_FreeValue(ctx, old);
+}
+
+/* borrowed: valid while the context holds it */
+JSValue JS_GetLocaleState(JSContext *ctx)
+{
+    return ctx->locale_state;
+}
+
+static JSValue js_call_locale_hook(JSContext *ctx, int method, JSValueConst this_val,
+                                   int argc, JSValueConst *argv)
+{
+    if (!js_locale_hook)
+        return JS_UNINITIALIZED;
+    return js_locale_hook(ctx, method, this_val, argc, argv);
+}
+
+/* as JS_ToLocaleStringFree, passing on up to two of the caller's arguments */
+static JSValue JS_ToLocaleStringArgsFree(JSContext *ctx, JSValue val,
+                                         int argc, JSValueConst *argv)
+{
+    JSValue args[2] = { JS_UNDEFINED, JS_UNDEFINED };
+    int i;
     if (JS_IsUndefined(val) || JS_IsNull(val))
         return JS_ToStringFree(ctx, val);
-    return JS_InvokeFree(ctx, val, JS_ATOM_toLocaleString, 0, NULL);
+    for (i = 0; i < argc && i < 2; i++)
+        args[i] = argv[i];
+    return JS_InvokeFree(ctx, val, JS_ATOM_toLocaleString, 2, (JSValueConst *)args);
 }
 
 static JSValue JS_ToPropertyKeyInternal(JSContext *ctx, JSValueConst val,
@@ -45138,7 +45199,7 @@ static JSValue js_array_join(JSContext *ctx, JSValueConst this_val,
             goto fail;
         if (!JS_IsNull(el) && !JS_IsUndefined(el)) {
             if (toLocaleString) {
-                el = JS_ToLocaleStringFree(ctx, el);
+                el = JS_ToLocaleStringArgsFree(ctx, el, argc, argv); /* code-runtime-quickjs */
             }
             if (string_buffer_concat_value_free(b, el))
                 goto fail;
@@ -47675,6 +47736,11 @@ static JSValue js_number_toString(JSContext *ctx, JSValueConst this_val,
     int base, flags;
     double d;
 
+    if (magic) { /* code-runtime-quickjs: toLocaleString */
+        val = js_call_locale_hook(ctx, JS_LOCALE_NUMBER_TO_LOCALE_STRING, this_val, argc, argv);
+        if (!JS_IsUninitialized(val))
+            return val;
+    }
     val = js_thisNumberValue(ctx, this_val);
     if (JS_IsException(val))
         return val;
@@ -49398,6 +49464,9 @@ static JSValue js_string_localeCompare(JSContext *ctx, JSValueConst this_val,
     JSValue a, b, ret;
     UnicodeNormalizePoll poll = { js_unicode_poll, ctx }; /* code-runtime-quickjs */
 
+    ret = js_call_locale_hook(ctx, JS_LOCALE_STRING_LOCALE_COMPARE, this_val, argc, argv); /* code-runtime-quickjs */
+    if (!JS_IsUninitialized(ret))
+        return ret;
     ret = JS_EXCEPTION;
     as = NULL;
     bs = NULL;
@@ -49461,6 +49530,14 @@ static JSValue js_string_toLowerCase(JSContext *ctx, JSValueConst this_val,
     int i, c, j, l;
     uint32_t res[LRE_CC_RES_LEN_MAX];
 
+    if (to_lower & 2) { /* code-runtime-quickjs: toLocaleLowerCase/toLocaleUpperCase */
+        to_lower &= 1;
+        val = js_call_locale_hook(ctx, to_lower ? JS_LOCALE_STRING_TO_LOCALE_LOWER_CASE
+                                                : JS_LOCALE_STRING_TO_LOCALE_UPPER_CASE,
+                                  this_val, argc, argv);
+        if (!JS_IsUninitialized(val))
+            return val;
+    }
     val = JS_ToStringCheckObject(ctx, this_val);
     if (JS_IsException(val))
         return val;
@@ -49742,8 +49819,8 @@ static const JSCFunctionListEntry js_string_proto_funcs[] = {
     JS_CFUNC_DEF("normalize", 0, js_string_normalize ),
     JS_CFUNC_MAGIC_DEF("toLowerCase", 0, js_string_toLowerCase, 1 ),
     JS_CFUNC_MAGIC_DEF("toUpperCase", 0, js_string_toLowerCase, 0 ),
-    JS_CFUNC_MAGIC_DEF("toLocaleLowerCase", 0, js_string_toLowerCase, 1 ),
-    JS_CFUNC_MAGIC_DEF("toLocaleUpperCase", 0, js_string_toLowerCase, 0 ),
+    JS_CFUNC_MAGIC_DEF("toLocaleLowerCase", 0, js_string_toLowerCase, 3 ), /* code-runtime-quickjs: 2 = locale */
+    JS_CFUNC_MAGIC_DEF("toLocaleUpperCase", 0, js_string_toLowerCase, 2 ),
     JS_CFUNC_MAGIC_DEF("[Symbol.iterator]", 0, js_create_array_iterator, JS_ITERATOR_KIND_VALUE | 4 ),
     /* ES6 Annex B 2.3.2 etc. */
     JS_CFUNC_MAGIC_DEF("anchor", 1, js_string_CreateHTML, magic_string_anchor ),
@@ -59053,6 +59130,14 @@ static JSValue get_date_string(JSContext *ctx, JSValueConst this_val,
     fmt = (magic >> 4) & 0x0F;
     part = magic & 0x0F;
 
+    if (fmt == 3) { /* code-runtime-quickjs: toLocaleString, toLocaleDateString, toLocaleTimeString */
+        JSValue r = js_call_locale_hook(ctx, part == 3 ? JS_LOCALE_DATE_TO_LOCALE_STRING :
+                                        part == 1 ? JS_LOCALE_DATE_TO_LOCALE_DATE_STRING :
+                                        JS_LOCALE_DATE_TO_LOCALE_TIME_STRING, this_val, argc, argv);
+        if (!JS_IsUninitialized(r))
+            return r;
+    }
+
     res = get_date_fields(ctx, this_val, fields, fmt & 1, 0);
     if (res < 0)
         return JS_EXCEPTION;
@@ -60183,8 +60268,19 @@ static const JSCFunctionListEntry js_bigint_funcs[] = {
     JS_CFUNC_MAGIC_DEF("asIntN", 2, js_bigint_asUintN, 1 ),
 };
 
+/* code-runtime-quickjs: BigInt.prototype.toLocaleString (ECMA-402), through the locale hook */
+static JSValue js_bigint_toLocaleString(JSContext *ctx, JSValueConst this_val,
+                                        int argc, JSValueConst *argv)
+{
+    JSValue r = js_call_locale_hook(ctx, JS_LOCALE_BIGINT_TO_LOCALE_STRING, this_val, argc, argv);
+    if (!JS_IsUninitialized(r))
+        return r;
+    return js_bigint_toString(ctx, this_val, 0, NULL);
+}
+
 static const JSCFunctionListEntry js_bigint_proto_funcs[] = {
     JS_CFUNC_DEF("toString", 0, js_bigint_toString ),
+    JS_CFUNC_DEF("toLocaleString", 0, js_bigint_toLocaleString ), /* code-runtime-quickjs */
     JS_CFUNC_DEF("valueOf", 0, js_bigint_valueOf ),
     JS_PROP_STRING_DEF("[Symbol.toStringTag]", "BigInt", JS_PROP_CONFIGURABLE ),
 };
@@ -62528,7 +62624,7 @@ static JSValue js_typed_array_join(JSContext *ctx, JSValueConst this_val,
             if (JS_IsException(el))
                 goto fail;
             if (toLocaleString) {
-                el = JS_ToLocaleStringFree(ctx, el);
+                el = JS_ToLocaleStringArgsFree(ctx, el, argc, argv); /* code-runtime-quickjs */
             }
             if (string_buffer_concat_value_free(b, el))
                 goto fail;

@@ -22,6 +22,7 @@ use crate::console::inspector::Inspector;
 use crate::console::methods as console;
 use crate::console::stack::{self, Stacks};
 use crate::host::{Host, RunId};
+use crate::intl;
 use crate::limits::budget::JS_STACK_LIMIT;
 use crate::limits::budget::{HeapAllocator, RunControl, StopCause};
 use crate::limits::ledger::{Completion, Failure, FailureKind, Ledger};
@@ -448,6 +449,7 @@ impl Run {
     }
     timers::install(ctx, &globals, &self.shared)?;
     web::install(ctx, &globals)?;
+    intl::install(ctx, &globals)?;
     stack::install(ctx, &globals, &self.shared)?;
     Ok(())
   }

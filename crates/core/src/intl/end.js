@@ -1,0 +1,4 @@
+
+  // ---- end: what the loader receives (intl/mod.rs) ---------------------------------------
+  return { Intl, localeMethods }
+})

@@ -1,0 +1,218 @@
+//! `Intl` (ECMA-402) over ICU4X with its CLDR data compiled in, and the built-in methods
+//! ECMA-402 redefines (`Number`/`BigInt`/`Date.prototype.toLocale*String`,
+//! `String.prototype.localeCompare`/`toLocaleUpperCase`/`toLocaleLowerCase`; `Array` and
+//! `%TypedArray%.prototype.toLocaleString` pass their arguments on to their elements').
+//!
+//! Owns: the lazy `Intl` global, the locale hook the vendored QuickJS calls from those
+//! built-in methods, and the JavaScript part (`intl.js`, then one `.js` per service, then
+//! `end.js`, concatenated into one prelude) with the natives it calls (one `.rs` per
+//! service). May use only `quickjs` and `messages`; knows nothing of runs, and no service
+//! file uses this one (`common.rs` holds what they share).
+//!
+//! Cost model: nothing is loaded until a program reads `Intl` or calls one of the methods
+//! above. `install` defines one accessor on `globalThis` (replaced by a data property on
+//! first read, as the web globals are); the methods are QuickJS's own until called, when
+//! the hook loads the prelude (bytecode compiled once per process) into the context and
+//! keeps its internals in the context's locale state. ICU4X's formatters are cached per
+//! thread by locale and options (`common::Cache`), so later formats skip the data look-up.
+//!
+//! The default locale is `en-US` (Node's with `LANG=C`/`en_US`); a run never sees the
+//! host's locale.
+//!
+//! Adding a service (one line in each list, no other edits here):
+//! - its JavaScript: a `.js` file in this folder, named in [`SOURCE`] before `end.js`; it
+//!   defines its constructor with `defineService('Name', Ctor)` (see `intl.js`) and may set
+//!   `localeMethods[...]` for the built-in methods it answers;
+//! - its natives: a `.rs` file with `pub(crate) fn define(ctx, natives)`, declared below and
+//!   called in [`natives`].
+
+mod collator;
+mod common;
+mod locale;
+mod number_format;
+mod plural_rules;
+
+use crate::quickjs::prelude::Prelude;
+use crate::quickjs::raw::{self, Owned};
+use rquickjs::{qjs, Ctx, Object, Value};
+
+/// The JavaScript part: the core, one file per service, the end (which returns the
+/// internals to `load`).
+const SOURCE: &str = concat!(
+  include_str!("intl.js"),
+  include_str!("locale.js"),
+  include_str!("number_format.js"),
+  include_str!("plural_rules.js"),
+  include_str!("collator.js"),
+  include_str!("end.js"),
+);
+
+/// `prelude/intl.js`; its completion value is a factory taking the natives.
+pub static PRELUDE: Prelude = Prelude::new(c"prelude/intl.js", SOURCE);
+
+/// The natives object handed to the prelude's factory: each service adds its own.
+fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+  let n = Object::new(ctx.clone())?;
+  locale::define(ctx, &n)?;
+  number_format::define(ctx, &n)?;
+  plural_rules::define(ctx, &n)?;
+  collator::define(ctx, &n)?;
+  Ok(n)
+}
+
+extern "C" {
+  /// The function the built-in locale methods call first (vendored QuickJS).
+  fn JS_SetLocaleHook(
+    hook: Option<
+      unsafe extern "C" fn(
+        *mut qjs::JSContext,
+        std::ffi::c_int,
+        qjs::JSValue,
+        std::ffi::c_int,
+        *mut qjs::JSValue,
+      ) -> qjs::JSValue,
+    >,
+  );
+  /// Sets the context's locale state (takes the reference).
+  fn JS_SetLocaleState(ctx: *mut qjs::JSContext, state: qjs::JSValue);
+  /// The context's locale state, borrowed.
+  fn JS_GetLocaleState(ctx: *mut qjs::JSContext) -> qjs::JSValue;
+}
+
+static HOOK: std::sync::Once = std::sync::Once::new();
+
+/// Defines the lazy `Intl` accessor and makes sure the locale hook is set. Runs before the
+/// program; costs one accessor.
+pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
+  // SAFETY: sets a process-wide function pointer once; the hook only runs on a thread
+  // running a context, with QuickJS's arguments.
+  HOOK.call_once(|| unsafe { JS_SetLocaleHook(Some(locale_hook)) });
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: JS_NewCFunctionData returns a new reference; one more goes to each of the
+  // getter and setter slots of JS_DefinePropertyGetSet, which takes both.
+  unsafe {
+    let access = qjs::JS_NewCFunctionData(c, Some(intl_access), 0, 0, 0, std::ptr::null_mut());
+    let atom = qjs::JS_NewAtomLen(c, c"Intl".as_ptr(), 4);
+    let r = qjs::JS_DefinePropertyGetSet(
+      c,
+      globals.as_raw(),
+      atom,
+      access,
+      qjs::JS_DupValue(c, access),
+      qjs::JS_PROP_CONFIGURABLE as i32,
+    );
+    qjs::JS_FreeAtom(c, atom);
+    if r < 0 {
+      return Err(rquickjs::Error::Exception);
+    }
+  }
+  Ok(())
+}
+
+/// The internals object of this context's prelude, loading it on first use (borrowed from
+/// the context's locale state).
+fn internals<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: the state is a value the context keeps alive; we take our own reference.
+  let state = unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, JS_GetLocaleState(c))) };
+  if let Some(o) = state.as_object() {
+    return Ok(o.clone());
+  }
+  // SAFETY: `evaluate` returns an owned value (or JS_EXCEPTION), which Value takes.
+  let factory = unsafe { Value::from_raw(ctx.clone(), PRELUDE.evaluate(c)) };
+  if raw::tag(factory.as_raw()) == qjs::JS_TAG_EXCEPTION {
+    return Err(rquickjs::Error::Exception);
+  }
+  let factory = factory.into_function().ok_or(rquickjs::Error::Exception)?;
+  let made: Object = factory.call((natives(ctx)?,))?;
+  // SAFETY: JS_SetLocaleState takes the reference we dup for it.
+  unsafe { JS_SetLocaleState(c, qjs::JS_DupValue(c, made.as_raw())) };
+  Ok(made)
+}
+
+/// The built-in locale methods' hook: the prelude's `localeMethods[method]`, called with
+/// the method's receiver and arguments, or `JS_UNINITIALIZED` (the built-in answers) when
+/// no service answers that method.
+unsafe extern "C" fn locale_hook(
+  c: *mut qjs::JSContext,
+  method: std::ffi::c_int,
+  this: qjs::JSValue,
+  argc: std::ffi::c_int,
+  argv: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  let result = std::panic::catch_unwind(|| {
+    let ctx_ptr = std::ptr::NonNull::new(c)?;
+    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
+    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
+    let Ok(internals) = internals(&ctx) else {
+      return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
+    };
+    let methods: Object = internals.get("localeMethods").ok()?;
+    let f: Value = methods.get(method as u32).ok()?;
+    let Some(f) = f.as_function() else {
+      return Some(qjs::JS_MKVAL(qjs::JS_TAG_UNINITIALIZED, 0));
+    };
+    // SAFETY: argv holds argc values, borrowed for the call; JS_Call returns a new
+    // reference (or JS_EXCEPTION) for our caller.
+    Some(unsafe { qjs::JS_Call(c, f.as_raw(), this, argc, argv) })
+  });
+  match result {
+    Ok(Some(v)) => v,
+    _ => raw::exception(c, c"Intl could not be loaded"),
+  }
+}
+
+/// Getter and setter of `Intl`: a get (no argument) loads the prelude and replaces the
+/// accessor with the data property; a set defines the program's value instead.
+unsafe extern "C" fn intl_access(
+  c: *mut qjs::JSContext,
+  this: qjs::JSValue,
+  argc: std::ffi::c_int,
+  argv: *mut qjs::JSValue,
+  _magic: std::ffi::c_int,
+  _data: *mut qjs::JSValue,
+) -> qjs::JSValue {
+  let result = std::panic::catch_unwind(|| {
+    let ctx_ptr = std::ptr::NonNull::new(c)?;
+    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
+    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
+    let value = if argc > 0 {
+      // SAFETY: argv holds argc (>= 1) values; we take our own reference to the first.
+      unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv)) }
+    } else {
+      let Ok(internals) = internals(&ctx) else {
+        return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
+      };
+      internals.get::<_, Value>("Intl").ok()?
+    };
+    // SAFETY: the global object is a new reference, freed by Owned.
+    let global = unsafe { Owned::new(c, qjs::JS_GetGlobalObject(c)) };
+    let target = if argc > 0 && raw::is_object(this) { this } else { global.v };
+    // SAFETY: JS_DefinePropertyValue takes the reference we dup for it.
+    let r = unsafe {
+      let atom = qjs::JS_NewAtomLen(c, c"Intl".as_ptr(), 4);
+      let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
+      let r = qjs::JS_DefinePropertyValue(
+        c,
+        target,
+        atom,
+        qjs::JS_DupValue(c, value.as_raw()),
+        flags as i32,
+      );
+      qjs::JS_FreeAtom(c, atom);
+      r
+    };
+    if r < 0 {
+      return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
+    }
+    if argc > 0 {
+      return Some(qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0));
+    }
+    // SAFETY: a new reference for the caller.
+    Some(unsafe { qjs::JS_DupValue(c, value.as_raw()) })
+  });
+  match result {
+    Ok(Some(v)) => v,
+    _ => raw::exception(c, c"Intl could not be loaded"),
+  }
+}
