@@ -169,6 +169,9 @@ describe('resolutions must be lossless JSON', () => {
     return levels[0]
   }
   const hidden = Object.defineProperty({ a: 1 }, 'b', { value: 2, enumerable: false })
+  // Three own names besides `length` (0, 2, x) for a length of 3: only their order tells.
+  const sparseWithExtra: any = [1, , 3]
+  sparseWithExtra.x = 1
   test.each<[string, unknown]>([
     ['a function', () => 1],
     ['a Date', new Date(0)],
@@ -187,10 +190,42 @@ describe('resolutions must be lossless JSON', () => {
     ['a non-enumerable array element', Object.defineProperty([1, 2], 1, { value: 2, enumerable: false })],
     ['an array element behind a getter', Object.defineProperty([1, 2], 1, { get: () => 2, enumerable: true })],
     ['a nested undefined', { a: [undefined] }],
+    ['a sparse array', [1, , 3]],
+    ['a sparse array with an extra property as many names long', sparseWithExtra],
+    ['an array with an extra property', Object.assign([1, 2], { x: 1 })],
+    ['an array with a non-enumerable extra property', Object.defineProperty([1], 'x', { value: 1 })],
+    ['an array with a symbol key', Object.assign([1], { [Symbol('s')]: 1 })],
+    ['a RegExp match (an array with index, input and groups)', 'abc'.match(/b/)],
+    ['an array element with only a setter', Object.defineProperty([1, 2], 1, { set() {}, enumerable: true })],
+    ['a property with only a setter', Object.defineProperty({}, 'x', { set() {}, enumerable: true })],
+    ['a Proxy', new Proxy({ a: 1 }, {})],
+    ['a Proxy of an array inside an array', [1, new Proxy([2], {})]],
   ])('%s rejects the program-side call', async (_, value) => {
     const r = await run(settle('tools.m(1)'), tools({ m: async () => value as any }, TOOL_ERROR))
     expect(r).toEqual({ logs: [], value: typed('m', RESOLUTION_NOT_LOSSLESS) })
   })
+})
+
+test('thousands of objects keyed alike, in other orders, with __proto__ and index keys, cross exactly', async () => {
+  const rows: any[] = []
+  for (let i = 0; i < 3000; i++) {
+    if (i % 5 === 0) rows.push({ name: 'n' + i, id: i })
+    else if (i % 7 === 0) rows.push(JSON.parse(`{"__proto__": {"p": ${i}}, "id": ${i}}`))
+    else if (i % 11 === 0) rows.push({ 2: 'b', 1: 'a', id: i, [`k${i % 3}`]: [i, -i, i / 3] })
+    else rows.push({ id: i, name: 'n' + i, even: i % 2 === 0, tags: ['t' + (i % 4)], nested: { at: i } })
+  }
+  const r = await run(
+    `const v: any[] = await tools.rows(null)
+     const protos = v.every((o) => Object.getPrototypeOf(o) === Object.prototype)
+     v[1].extra = 1
+     delete v[2].id
+     return { json: JSON.stringify(v), protos, third: Object.keys(v[3]), ownProto: v[7].__proto__.p }`,
+    tools({ rows: async () => rows }),
+  )
+  const expected = JSON.parse(JSON.stringify(rows))
+  expected[1].extra = 1
+  delete expected[2].id
+  expect(r.value).toEqual({ json: JSON.stringify(expected), protos: true, third: Object.keys(rows[3]), ownProto: 7 })
 })
 
 test('one object reached twice, at any depth, is not a cycle; a refused value leaves the next one unaffected', async () => {

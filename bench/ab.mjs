@@ -5,8 +5,8 @@
 //   node bench/ab.mjs <dir of build A> <dir of build B> [--runs 2000] [program …]
 //
 // Prints, per program, the p50/p99 of each build and B/A. Without programs: cold `return 1`,
-// the first object log, 2,000 sequential echo calls, a 5,000-way Promise.all, and creating
-// 100,000 errors.
+// the first object log, 2,000 sequential echo calls, a 5,000-way Promise.all, creating
+// 100,000 errors, and a binding resolving 50,000 small objects (`tools.rows()`).
 import { createRequire } from 'node:module'
 import { resolve } from 'node:path'
 
@@ -25,8 +25,11 @@ const DEFAULTS = [
   'for (let i = 0; i < 2000; i++) await tools.echo({ i }); return 1',
   'const ps = []; for (let i = 0; i < 5000; i++) ps.push(tools.echo({ i })); return (await Promise.all(ps)).length',
   'for (let i = 0; i < 1e5; i++) new Error("x"); return 1',
+  'const rows = await tools.rows({}); let s = 0; for (const r of rows) s += r.v; return s',
 ]
-const bindings = [{ global: 'tools', functions: { echo: async (x) => x } }]
+// `tools.rows()` answers with 50,000 small objects (the harness's json-in row).
+const ROWS = Array.from({ length: 50000 }, (_, i) => ({ id: i, name: 'item' + i, v: i % 100 }))
+const bindings = [{ global: 'tools', functions: { echo: async (x) => x, rows: async () => ROWS } }]
 const builds = [dirA, dirB].map((dir) => ({ dir, api: require(resolve(dir, 'index.js')) }))
 const pct = (t, p) => [...t].sort((a, b) => a - b)[Math.min(t.length - 1, Math.floor(t.length * p))]
 

@@ -26,22 +26,21 @@ function checkedJson(value) {
 
 const ObjectPrototype = Object.prototype
 const ArrayPrototype = Array.prototype
-const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols, keys: objectKeys, is: sameValue } = Object
+const { getPrototypeOf, getOwnPropertyNames, getOwnPropertySymbols, keys: objectKeys } = Object
 const { isArray } = Array
 const { ownKeys } = Reflect
+const { isProxy } = types
 const lookupGetter = Object.prototype.__lookupGetter__
-const lookupSetter = Object.prototype.__lookupSetter__
-const isEnumerable = Object.prototype.propertyIsEnumerable
 
 // The walk's state, shared by every `isLossless` call: the walk runs no other code (no
 // getter, trap or `toJSON`), so calls never nest, and answering a binding call allocates no
 // set or stack of its own. `losslessStack` holds frames of FRAME slots, flattened: the
-// object, its keys, the next key's index, and whether each key still needs checking (an
-// array's, from Reflect.ownKeys; an object's were checked as a whole). Its first
-// `losslessTop` slots are in use; the array never shrinks (setting an array's length is a
-// call into the runtime, a measurable share of answering a call), and slots are emptied as
-// frames leave. An object's ancestors are found by scanning the stack, and only those
-// deeper than LOSSLESS_SCANNED_DEPTH levels also go into `losslessDeep`.
+// container, its keys (an object's own names) or null (an array, read by index), the next
+// index, and how many there are. Its first `losslessTop` slots are in use; the array never
+// shrinks (setting an array's length is a call into the runtime, a measurable share of
+// answering a call), and slots are emptied as frames leave. A container's ancestors are
+// found by scanning the stack, and only those deeper than LOSSLESS_SCANNED_DEPTH levels
+// also go into `losslessDeep`.
 const losslessStack = []
 let losslessTop = 0
 const losslessDeep = new Set()
@@ -56,72 +55,108 @@ function onLosslessPath(v) {
   return losslessDeep.size !== 0 && losslessDeep.has(v)
 }
 
-/** Whether `v` may be part of lossless JSON; an object is pushed for its keys to be read. */
-function acceptLossless(v) {
+/** Whether a primitive `v` is lossless JSON: a string, a boolean, null, or a finite number other than -0. */
+function acceptPrimitive(v) {
   switch (typeof v) {
     case 'string':
     case 'boolean':
       return true
     case 'number':
-      return Number.isFinite(v) && !sameValue(v, -0)
-    case 'object': {
-      if (v === null) return true
-      if (types.isProxy(v) || onLosslessPath(v)) return false
-      const proto = getPrototypeOf(v)
-      const array = isArray(v)
-      let keys
-      if (array) {
-        keys = ownKeys(v)
-        if (proto !== ArrayPrototype || keys.length !== v.length + 1) return false
-        keys.pop() // 'length', last of an array's own keys
-      } else {
-        if (proto !== ObjectPrototype && proto !== null) return false
-        // No own symbols, and as many enumerable names as names: every own key is an
-        // enumerable string (together a fraction of Reflect.ownKeys' cost).
-        if (getOwnPropertySymbols(v).length !== 0) return false
-        keys = objectKeys(v)
-        if (getOwnPropertyNames(v).length !== keys.length) return false
-      }
-      const top = losslessTop
-      if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
-      losslessStack[top] = v
-      losslessStack[top + 1] = keys
-      losslessStack[top + 2] = 0
-      losslessStack[top + 3] = array
-      losslessTop = top + FRAME
-      return true
-    }
+      // Finite (NaN and ±Infinity minus themselves are not 0), and not -0.
+      return v - v === 0 && (v !== 0 || 1 / v > 0)
     default:
-      return false
+      return v === null
   }
 }
 
 /**
- * Whether `root` is lossless JSON (SPEC "Lossless JSON"): iterative, reads no getter (own
- * accessors are refused by looking them up, not calling them), no Proxy, no cycle.
+ * Whether the object `v` may be part of lossless JSON; if so it is pushed for its members
+ * to be read. Nothing here reads a property: the shape checks are own-key listings, the
+ * cheap ones V8 answers from an object's map (names, enumerable names) and the symbols.
+ */
+function acceptContainer(v) {
+  if (isProxy(v) || onLosslessPath(v)) return false
+  const proto = getPrototypeOf(v)
+  let keys = null
+  let count
+  if (isArray(v)) {
+    // Its indices, `length`, and nothing else, every index enumerable. Own names list the
+    // indices first, ascending, then `length` (an array's first named property), then any
+    // other names: `length` last, after `count` names, means exactly the indices below
+    // `count` come before it (no hole, no other name); as many enumerable names as indices
+    // means each is enumerable. Listing the names of a long array makes a string per index,
+    // but reading them one by one costs more.
+    count = v.length
+    if (proto !== ArrayPrototype || getOwnPropertySymbols(v).length !== 0) return false
+    const names = getOwnPropertyNames(v)
+    if (names.length !== count + 1 || names[count] !== 'length' || objectKeys(v).length !== count) return false
+  } else {
+    if (proto !== ObjectPrototype && proto !== null) return false
+    // Every own key an enumerable string: no symbols, and as many enumerable names as names.
+    keys = getOwnPropertyNames(v)
+    count = keys.length
+    if (objectKeys(v).length !== count || getOwnPropertySymbols(v).length !== 0) return false
+  }
+  const top = losslessTop
+  if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
+  losslessStack[top] = v
+  losslessStack[top + 1] = keys
+  losslessStack[top + 2] = 0
+  losslessStack[top + 3] = count
+  losslessTop = top + FRAME
+  return true
+}
+
+/**
+ * Whether `root` is lossless JSON (SPEC "Lossless JSON"): iterative, reads no getter. A
+ * member is read only once it is known to have no getter (`__lookupGetter__` finds an own
+ * accessor's before looking further); an accessor with only a setter reads as `undefined`
+ * without running it, which is refused like any `undefined`. The members of the innermost container are read in
+ * one loop until one is a container itself, which is pushed and read first.
  */
 function isLossless(root) {
-  if (typeof root !== 'object' || root === null) return acceptLossless(root)
+  if (typeof root !== 'object' || root === null) return acceptPrimitive(root)
   const stack = losslessStack
   try {
-    if (!acceptLossless(root)) return false
+    if (!acceptContainer(root)) return false
     while (losslessTop > 0) {
       const top = losslessTop - FRAME
       const obj = stack[top]
       const keys = stack[top + 1]
-      const i = stack[top + 2]
-      if (i === keys.length) {
-        stack[top] = undefined
-        stack[top + 1] = undefined
-        losslessTop = top
-        if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
+      const count = stack[top + 3]
+      let i = stack[top + 2]
+      let inner = false
+      if (keys === null) {
+        for (; i < count; i++) {
+          if (lookupGetter.call(obj, i) !== undefined) return false
+          const v = obj[i]
+          if (typeof v === 'object' && v !== null) {
+            inner = true
+            break
+          }
+          if (!acceptPrimitive(v)) return false
+        }
+      } else {
+        for (; i < count; i++) {
+          const key = keys[i]
+          if (lookupGetter.call(obj, key) !== undefined) return false
+          const v = obj[key]
+          if (typeof v === 'object' && v !== null) {
+            inner = true
+            break
+          }
+          if (!acceptPrimitive(v)) return false
+        }
+      }
+      if (inner) {
+        stack[top + 2] = i + 1
+        if (!acceptContainer(keys === null ? obj[i] : obj[keys[i]])) return false
         continue
       }
-      stack[top + 2] = i + 1
-      const key = keys[i]
-      if (stack[top + 3] && (typeof key !== 'string' || !isEnumerable.call(obj, key))) return false
-      if (lookupGetter.call(obj, key) !== undefined || lookupSetter.call(obj, key) !== undefined) return false
-      if (!acceptLossless(obj[key])) return false
+      if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
+      stack[top] = undefined
+      stack[top + 1] = undefined
+      losslessTop = top
     }
     return true
   } finally {

@@ -66901,6 +66901,46 @@ const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen)
     return str8(p);
 }
 
+/* code-runtime-quickjs: an ordinary object made like `tmpl` for the embedder's JSON parser,
+   which builds thousands of objects with the same keys: `tmpl` must be an ordinary
+   extensible object (class Object, no exotic behaviour) whose shared (hashed) shape holds
+   exactly `count` properties, none deleted, all enumerable, writable and configurable data
+   properties. The new object gets that shape (so the same prototype, keys and order) and
+   `values`, in slot order, as its property values; the references in `values` are taken,
+   also when it fails for want of memory (JS_EXCEPTION). JS_UNINITIALIZED, with `values`
+   untouched, when `tmpl` is not such an object. */
+JSValue JS_NewObjectLike(JSContext *ctx, JSValueConst tmpl, uint32_t count, JSValue *values)
+{
+    JSObject *t, *p;
+    JSShape *sh;
+    JSShapeProperty *prs;
+    JSValue obj;
+    uint32_t i;
+
+    if (JS_VALUE_GET_TAG(tmpl) != JS_TAG_OBJECT)
+        return JS_UNINITIALIZED;
+    t = JS_VALUE_GET_OBJ(tmpl);
+    sh = t->shape;
+    if (t->class_id != JS_CLASS_OBJECT || t->is_exotic || !t->extensible ||
+        !sh->is_hashed || sh->deleted_prop_count != 0 || sh->prop_count != count)
+        return JS_UNINITIALIZED;
+    prs = get_shape_prop(sh);
+    for (i = 0; i < count; i++) {
+        if (prs[i].flags != JS_PROP_C_W_E)
+            return JS_UNINITIALIZED;
+    }
+    obj = JS_NewObjectFromShape(ctx, js_dup_shape(sh), JS_CLASS_OBJECT, NULL);
+    if (JS_IsException(obj)) {
+        for (i = 0; i < count; i++)
+            JS_FreeValue(ctx, values[i]);
+        return obj;
+    }
+    p = JS_VALUE_GET_OBJ(obj);
+    for (i = 0; i < count; i++)
+        p->prop[i].u.value = values[i];
+    return obj;
+}
+
 /* code-runtime-quickjs: a Date's time value (NaN when invalid) in *pv, for the console's
    renderer; false for anything else. */
 bool JS_GetDateValue(JSValueConst v, double *pv)

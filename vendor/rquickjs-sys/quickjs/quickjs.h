@@ -575,6 +575,9 @@ JS_EXTERN const void *JS_GetObjectShape(JSValueConst obj, void **pproto, uint32_
 JS_EXTERN int JS_GetObjectSlotName(JSContext *ctx, JSValueConst obj, uint32_t i, JSAtom *patom);
 JS_EXTERN JSValue JS_GetObjectSlotValue(JSValueConst obj, uint32_t i);
 JS_EXTERN const uint8_t *JS_GetLatin1String(JSValueConst v, uint32_t *plen);
+/* code-runtime-quickjs: an object made with another's shape, for the answer parser (see quickjs.c) */
+JS_EXTERN JSValue JS_NewObjectLike(JSContext *ctx, JSValueConst tmpl, uint32_t count,
+                                   JSValue *values);
 /* code-runtime-quickjs: a Date's time value, for the console's renderer (see quickjs.c) */
 JS_EXTERN bool JS_GetDateValue(JSValueConst v, double *pv);
 /* code-runtime-quickjs: promises the embedder settles itself (see quickjs.c) */

@@ -14,6 +14,7 @@
 
 use crate::bridge::json::{self as bridge, Refusal};
 use crate::bridge::outbox::Outbox;
+use crate::bridge::parse::{self, Parsed};
 use crate::host::HostCall;
 use crate::host::RunId;
 use crate::limits::budget::RunControl;
@@ -420,13 +421,22 @@ fn settle_value<'js, W: BindingsWorld>(
   }
 }
 
-/// JSON text → engine value with the engine's own `JSON.parse` (never the program's global).
-/// The parser recurses once per nesting level, so for the parse the engine's stack limit
-/// is raised to most of the worker thread's real stack: values nested far deeper than any
-/// program recursion cross (the contract sets no depth limit), and a deeper one is a clean
-/// failure, never a stack overflow.
+/// JSON text → engine value: [`parse::parse`], or for text it declines, the engine's own
+/// `JSON.parse` (never the program's global). That parser recurses once per nesting level,
+/// so for the parse the engine's stack limit is raised to most of the worker thread's real
+/// stack: values nested far deeper than any program recursion cross (the contract sets no
+/// depth limit), and a deeper one is a clean failure, never a stack overflow.
 fn parse_json<'js>(ctx: &Ctx<'js>, json: &str) -> Option<Value<'js>> {
   let c = ctx.as_raw().as_ptr();
+  match parse::parse(c, json.as_bytes()) {
+    // SAFETY: a new reference, which Value::from_raw takes over.
+    Parsed::Value(v) => return Some(unsafe { Value::from_raw(ctx.clone(), v) }),
+    Parsed::Failed => {
+      raw::clear_exception(c);
+      return None;
+    }
+    Parsed::Declined => {}
+  }
   let mut text = json.as_bytes().to_vec();
   text.push(0);
   // SAFETY: JS_ParseJSON reads `len` bytes of a NUL-terminated buffer and returns a new

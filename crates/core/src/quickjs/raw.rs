@@ -68,6 +68,14 @@ extern "C" {
   fn JS_GetObjectSlotValue(obj: qjs::JSValue, i: u32) -> qjs::JSValue;
   fn JS_GetLatin1String(v: qjs::JSValue, len: *mut u32) -> *const u8;
   fn JS_GetDateValue(v: qjs::JSValue, time: *mut f64) -> bool;
+  /// An ordinary object with `tmpl`'s shape holding `values` (taken); JS_UNINITIALIZED
+  /// (values untouched) when `tmpl` is not an object of `count` plain data properties.
+  pub(crate) fn JS_NewObjectLike(
+    ctx: *mut qjs::JSContext,
+    tmpl: qjs::JSValue,
+    count: u32,
+    values: *mut qjs::JSValue,
+  ) -> qjs::JSValue;
   fn JS_NewPendingPromise(ctx: *mut qjs::JSContext) -> qjs::JSValue;
   fn JS_SettlePromise(
     ctx: *mut qjs::JSContext,
