@@ -6,7 +6,7 @@
 //! Owns: the lazy `Intl` global, the locale hook the vendored QuickJS calls from those
 //! built-in methods, and the JavaScript part (`intl.js`, then one `.js` per service, then
 //! `end.js`, concatenated into one prelude) with the natives it calls (one `.rs` per
-//! service). May use only `quickjs` and `messages`; knows nothing of runs, and no service
+//! service). May use only `quickjs`, `messages` and `zone` (the run's time zone); knows nothing of runs, and no service
 //! file uses this one (`common.rs` holds what they share).
 //!
 //! Cost model: nothing is loaded until a program reads `Intl` or calls one of the methods
@@ -28,6 +28,12 @@
 
 mod collator;
 mod common;
+mod date_time_format;
+mod display_names;
+mod list_format;
+mod parts;
+mod relative_time_format;
+mod segmenter;
 mod locale;
 mod number_format;
 mod plural_rules;
@@ -44,6 +50,11 @@ const SOURCE: &str = concat!(
   include_str!("number_format.js"),
   include_str!("plural_rules.js"),
   include_str!("collator.js"),
+  include_str!("date_time_format.js"),
+  include_str!("relative_time_format.js"),
+  include_str!("list_format.js"),
+  include_str!("segmenter.js"),
+  include_str!("display_names.js"),
   include_str!("end.js"),
 );
 
@@ -57,6 +68,11 @@ fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
   number_format::define(ctx, &n)?;
   plural_rules::define(ctx, &n)?;
   collator::define(ctx, &n)?;
+  date_time_format::define(ctx, &n)?;
+  relative_time_format::define(ctx, &n)?;
+  list_format::define(ctx, &n)?;
+  segmenter::define(ctx, &n)?;
+  display_names::define(ctx, &n)?;
   Ok(n)
 }
 

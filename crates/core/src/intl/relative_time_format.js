@@ -1,0 +1,65 @@
+
+  // ---- Intl.RelativeTimeFormat ----------------------------------------------------------
+
+  const RELATIVE_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']
+  const RELATIVE_STYLES = ['long', 'short', 'narrow']
+
+  function RelativeTimeFormat(locales = undefined, options = undefined) {
+    if (new.target === undefined) throw new TypeError("Constructor Intl.RelativeTimeFormat requires 'new'")
+    const requested = canonicalizeLocaleList(locales)
+    options = coerceOptions(options)
+    const ctor = 'Intl.RelativeTimeFormat'
+    const r = create(null)
+    r.kind = 'RelativeTimeFormat'
+    getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
+    const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
+    if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
+    const opt = create(null)
+    opt.nu = numberingSystem
+    const resolved = resolveLocale(requested, opt, ['nu'], { nu: NUMBERING_SYSTEMS })
+    r.locale = resolved.locale
+    const nu = resolved.nu
+    r.dataLocale = nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale
+    r.numberingSystem = native.numberingSystem(r.dataLocale)
+    r.style = getOption(options, 'style', 'string', RELATIVE_STYLES, 'long', ctor)
+    r.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', ctor)
+    setSlot(this, r)
+  }
+
+  /** PartitionRelativeTimePattern's checks: a finite value and a unit (singular or plural). */
+  function relativeTime(r, value, unit, method, toParts) {
+    value = NumberCtor(value)
+    unit = `${unit}`
+    if (!(value - value === 0)) throw new RangeError(`Value need to be finite number for ${method}()`)
+    let u = apply(arrayIndexOf, RELATIVE_UNITS, [unit])
+    if (u === -1 && unit.length > 1 && unit[unit.length - 1] === 's') u = apply(arrayIndexOf, RELATIVE_UNITS, [slice(unit, 0, unit.length - 1)])
+    if (u === -1) throw new RangeError(`Invalid unit argument for ${method}() '${unit}'`)
+    // `-0` reads as `0` where a named phrase (`now`) exists, as V8 has it.
+    if (value === 0 && r.numeric === 'auto') value = 0
+    const out = native.relativeTimeFormat(r.dataLocale, apply(arrayIndexOf, RELATIVE_STYLES, [r.style]), u, r.numeric === 'auto', value, toParts)
+    if (!toParts) return out
+    const parts = []
+    for (let i = 0; i < out.length; i += 2) {
+      const part = { type: out[i], value: out[i + 1] }
+      if (out[i] !== 'literal') part.unit = RELATIVE_UNITS[u]
+      push(parts, part)
+    }
+    return parts
+  }
+
+  const rtfOf = (o, method) => unwrap(o, 'RelativeTimeFormat', method)
+  defineMethods(RelativeTimeFormat.prototype, {
+    format(value, unit) {
+      const r = rtfOf(this, 'Intl.RelativeTimeFormat.prototype.format')
+      return relativeTime(r, value, unit, 'Intl.RelativeTimeFormat.prototype.format', false)
+    },
+    formatToParts(value, unit) {
+      const r = rtfOf(this, 'Intl.RelativeTimeFormat.prototype.formatToParts')
+      return relativeTime(r, value, unit, 'Intl.RelativeTimeFormat.prototype.formatToParts', true)
+    },
+    resolvedOptions() {
+      const r = rtfOf(this, 'Intl.RelativeTimeFormat.prototype.resolvedOptions')
+      return { locale: r.locale, style: r.style, numeric: r.numeric, numberingSystem: r.numberingSystem }
+    },
+  })
+  defineService('RelativeTimeFormat', RelativeTimeFormat)
