@@ -142,6 +142,6 @@ describe('early errors are the engine\'s own', () => {
 
   test('the position is in the program as written', async () => {
     const r = await runOn(rt, 'const a: number = 1\n{ let f: string; var f: number; }')
-    expect(r.error?.message).toBe('SyntaxError: invalid redefinition of lexical identifier (2:31)')
+    expect(r.error?.message).toBe("SyntaxError: Identifier 'f' has already been declared (2:22)")
   })
 })

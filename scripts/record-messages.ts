@@ -17,9 +17,14 @@ const version = execFileSync(node24, ['--version']).toString().trim()
 if (!version.startsWith('v24.')) throw new Error(`${node24} is Node ${version}, not 24`)
 const v8 = run(node24)
 const here = process.versions.node.startsWith('20.') ? run(process.execPath) : v8
+// Where V8 places each syntax error (`line:column` in the program).
+const positions = JSON.parse(
+  execFileSync(node24, [script, '--positions'], { input: JSON.stringify(CORPUS), maxBuffer: 1 << 26 }).toString(),
+)
 const expected = {}
 CORPUS.forEach((program, i) => {
   expected[program] = here[i] === v8[i] ? { v8: v8[i] } : { v8: v8[i], node20: here[i] }
+  if (positions[i][1]) expected[program].at = positions[i][1]
 })
 const out = fileURLToPath(new URL('../__test__/messages-expected.json', import.meta.url))
 writeFileSync(out, JSON.stringify({ node24: version, programs: expected }, null, 2) + '\n')

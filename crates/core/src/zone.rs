@@ -36,8 +36,23 @@ impl std::fmt::Debug for Zone {
 /// Names that mean UTC itself: a config naming one of them runs as the default does, and
 /// `resolvedOptions().timeZone` reads `UTC` for them (as V8's does).
 const UTC_NAMES: &[&str] = &[
-  "UTC", "Etc/UTC", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "GMT",
-  "Etc/GMT", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "GMT0", "GMT+0", "GMT-0", "Etc/Greenwich",
+  "UTC",
+  "Etc/UTC",
+  "Etc/UCT",
+  "UCT",
+  "Etc/Universal",
+  "Universal",
+  "Etc/Zulu",
+  "Zulu",
+  "GMT",
+  "Etc/GMT",
+  "Etc/GMT0",
+  "Etc/GMT+0",
+  "Etc/GMT-0",
+  "GMT0",
+  "GMT+0",
+  "GMT-0",
+  "Etc/Greenwich",
   "Greenwich",
 ];
 
@@ -257,7 +272,10 @@ mod tests {
     let lord_howe = Zone::get("Australia/Lord_Howe").unwrap();
     assert_eq!(lord_howe.offset_ms(1_700_000_000_000), 11 * HOUR);
     assert_eq!(lord_howe.offset_ms(1_720_000_000_000), 10 * HOUR + HOUR / 2);
-    assert_eq!(Zone::get("Asia/Kathmandu").unwrap().offset_ms(1_700_000_000_000), 5 * HOUR + 45 * 60_000);
+    assert_eq!(
+      Zone::get("Asia/Kathmandu").unwrap().offset_ms(1_700_000_000_000),
+      5 * HOUR + 45 * 60_000
+    );
     // Local mean time keeps its seconds: New York was -4:56:02 in 1800.
     assert_eq!(ny.offset_ms(-5_364_662_400_000), -(4 * HOUR + 56 * 60_000 + 2_000));
   }

@@ -43,6 +43,7 @@ use swc_ecma_parser::unstable::{Capturing, Token, TokenAndSpan};
 mod nesting;
 pub mod normalize;
 mod session;
+mod v8_syntax;
 
 /// Text placed before the program. It stays on line 1, so only line 1's columns shift.
 pub const PREFIX: &str = "(async () => {";
@@ -212,15 +213,19 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
   if static_constructor.is_some() {
     errors.retain(|e| !matches!(e.kind(), SyntaxError::DuplicateConstructor));
   }
+  // swc's error in V8's words and at V8's position where V8 has them.
+  let report = |e: swc_core::ecma::parser::error::Error| {
+    let at = e.span().lo.0.saturating_sub(start.0) as usize;
+    let (message, pos) = match v8_syntax::message(e.kind(), at, &fm.src, &tokens, start) {
+      Some((message, at)) => (message, BytePos(start.0 + at as u32)),
+      None => (e.kind().msg().into_owned(), e.span().lo),
+    };
+    syntax_or_module(program, message, to_user(pos))
+  };
   let script = match parsed {
     Ok(script) if errors.is_empty() => script,
-    Ok(_) => {
-      let e = errors.remove(0);
-      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
-    }
-    Err(e) => {
-      return Err(syntax_or_module(program, e.kind().msg().into_owned(), to_user(e.span().lo)));
-    }
+    Ok(_) => return Err(report(errors.remove(0))),
+    Err(e) => return Err(report(e)),
   };
 
   if let Err(pos) = check_wrapper_shape(&script) {

@@ -23020,6 +23020,11 @@ typedef struct JSParseState {
     const uint8_t *last_desc_start;
     const uint8_t *last_desc_end;
     int destructuring_depth; /* nesting of the pattern being parsed */
+    /* code-runtime-quickjs: where the previous token started, for errors V8 reports at
+       a name already read (`Identifier 'x' has already been declared`) */
+    const uint8_t *prev_token_ptr;
+    const uint8_t *prev_line_start;
+    int prev_line_num;
 } JSParseState;
 
 typedef struct JSOpCode {
@@ -23225,6 +23230,29 @@ static int js_parse_expect_semi(JSParseState *s)
         return js_parse_error(s, "expecting '%c'", ';');
     }
     return next_token(s);
+}
+
+/* code-runtime-quickjs: V8's message for a name declared twice in one scope, at the
+   name when it is the token just read (as V8 places it), else at the current token */
+static int js_parse_error_redeclared(JSParseState *s, JSAtom name)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    const uint8_t *ptr = s->token.ptr, *line_start = s->token.line_start;
+    int line_num = s->token.line_num, ret;
+    const char *str = JS_AtomGetStr(s->ctx, buf, sizeof(buf), name);
+    size_t len = strlen(str);
+    if (s->prev_token_ptr && s->prev_line_start && s->prev_token_ptr >= s->prev_line_start &&
+        s->prev_token_ptr + len <= s->buf_end && len > 0 &&
+        memcmp(s->prev_token_ptr, str, len) == 0) {
+        s->token.ptr = s->prev_token_ptr;
+        s->token.line_start = s->prev_line_start;
+        s->token.line_num = s->prev_line_num;
+    }
+    ret = js_parse_error(s, "Identifier '%s' has already been declared", str);
+    s->token.ptr = ptr;
+    s->token.line_start = line_start;
+    s->token.line_num = line_num;
+    return ret;
 }
 
 static int js_parse_error_reserved_identifier(JSParseState *s)
@@ -23688,6 +23716,10 @@ static __exception int next_token(JSParseState *s)
     if (js_poll_work(s->ctx, 4)) /* code-runtime-quickjs */ /* a token of source */
         return -1;
 
+    /* code-runtime-quickjs */
+    s->prev_token_ptr = s->token.ptr;
+    s->prev_line_start = s->token.line_start;
+    s->prev_line_num = s->token.line_num;
     free_token(s, &s->token);
 
     p = s->last_ptr = s->buf_ptr;
@@ -25417,7 +25449,8 @@ static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
                 if (fd->scope_level == fd->body_scope) {
                 redef_lex_error:
                     /* redefining a scoped var in the same scope: error */
-                    return js_parse_error(s, "invalid redefinition of lexical identifier");
+                    /* code-runtime-quickjs: V8's words */
+                    return js_parse_error_redeclared(s, name);
                 }
             }
         }
@@ -25426,11 +25459,11 @@ static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
             fd->scope_level == fd->body_scope &&
             find_arg(ctx, fd, name) >= 0) {
             /* lexical variable redefines a parameter name */
-            return js_parse_error(s, "invalid redefinition of parameter name");
+            return js_parse_error_redeclared(s, name); /* code-runtime-quickjs */
         }
 
         if (find_var_in_child_scope(ctx, fd, name, fd->scope_level) >= 0) {
-            return js_parse_error(s, "invalid redefinition of a variable");
+            return js_parse_error_redeclared(s, name); /* code-runtime-quickjs */
         }
 
         if (fd->is_global_var) {
@@ -25438,7 +25471,7 @@ static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
             hf = find_global_var(fd, name);
             if (hf && is_child_scope(ctx, fd, hf->scope_level,
                                      fd->scope_level)) {
-                return js_parse_error(s, "invalid redefinition of global identifier");
+                return js_parse_error_redeclared(s, name); /* code-runtime-quickjs */
             }
         }
 
@@ -25483,7 +25516,7 @@ static int define_var(JSParseState *s, JSFunctionDef *fd, JSAtom name,
                               false) >= 0) {
        invalid_lexical_redefinition:
             /* error to redefine a var that inside a lexical scope */
-            return js_parse_error(s, "invalid redefinition of lexical identifier");
+            return js_parse_error_redeclared(s, name); /* code-runtime-quickjs */
         }
         if (fd->is_global_var) {
             JSGlobalVar *hf;
@@ -26150,7 +26183,7 @@ static __exception int js_parse_object_literal(JSParseState *s)
                 emit_op(s, OP_drop);
             } else if (name == JS_ATOM___proto__) {
                 if (has_proto) {
-                    js_parse_error(s, "duplicate __proto__ property name");
+                    js_parse_error(s, "Duplicate __proto__ fields are not allowed in object literals"); /* code-runtime-quickjs */
                     goto fail;
                 }
                 emit_op(s, OP_set_proto);
@@ -26739,7 +26772,7 @@ static __exception int js_parse_class(JSParseState *s, bool is_class_expr,
                 if (find_private_class_field(ctx, fd, name,
                                              fd->scope_level) >= 0) {
                 private_field_already_defined:
-                    js_parse_error(s, "private class field is already defined");
+                    js_parse_error_redeclared(s, name); /* code-runtime-quickjs */
                     goto fail;
                 }
                 if (add_private_class_field(s, fd, name,
@@ -28233,7 +28266,7 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
             return -1;
         if (s->token.val == '(') {
             if (!s->cur_func->super_call_allowed)
-                return js_parse_error(s, "super() is only valid in a derived class constructor");
+                return js_parse_error(s, "'super' keyword unexpected here"); /* code-runtime-quickjs */
             call_type = FUNC_CALL_SUPER_CTOR;
         } else if (s->token.val == '.' || s->token.val == '[') {
             if (!s->cur_func->super_allowed)
@@ -28800,7 +28833,7 @@ static __exception int js_parse_delete(JSParseState *s)
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
             goto ret_true;
         if (fd->is_strict_mode) {
-            return js_parse_error(s, "cannot delete a direct reference in strict mode");
+            return js_parse_error(s, "Delete of an unqualified identifier in strict mode."); /* code-runtime-quickjs */
         } else {
             fd->byte_code.buf[fd->last_opcode_pos] = OP_scope_delete_var;
         }
@@ -29677,11 +29710,14 @@ static __exception int emit_break(JSParseState *s, JSAtom name, int is_cont)
     }
     if (name == JS_ATOM_NULL) {
         if (is_cont)
-            return js_parse_error(s, "continue must be inside loop");
+            /* code-runtime-quickjs: V8's words */
+            return js_parse_error(s, "Illegal continue statement: no surrounding iteration statement");
         else
-            return js_parse_error(s, "break must be inside loop or switch");
+            return js_parse_error(s, "Illegal break statement");
     } else {
-        return js_parse_error(s, "break/continue label not found");
+        char buf[ATOM_GET_STR_BUF_SIZE];
+        return js_parse_error(s, "Undefined label '%s'",
+                              JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
     }
 }
 
@@ -30422,7 +30458,10 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
 
         for (be = s->cur_func->top_break; be; be = be->prev) {
             if (be->label_name == label_name) {
-                js_parse_error(s, "duplicate label name");
+                /* code-runtime-quickjs: V8's words */
+                char buf[ATOM_GET_STR_BUF_SIZE];
+                js_parse_error(s, "Label '%s' has already been declared",
+                               JS_AtomGetStr(ctx, buf, sizeof(buf), label_name));
                 goto fail;
             }
         }
@@ -30486,7 +30525,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
         if (next_token(s))
             goto fail;
         if (s->got_lf) {
-            js_parse_error(s, "line terminator not allowed after throw");
+            js_parse_error(s, "Illegal newline after throw"); /* code-runtime-quickjs */
             goto fail;
         }
         emit_source_loc(s);
@@ -30940,7 +30979,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                     if (js_parse_expect(s, ':'))
                         goto fail;
                     if (default_label_pos >= 0) {
-                        js_parse_error(s, "duplicate default");
+                        js_parse_error(s, "More than one default clause in switch statement"); /* code-runtime-quickjs */
                         goto fail;
                     }
                     if (label_case < 0) {
@@ -31124,7 +31163,7 @@ static __exception int js_parse_statement_or_decl(JSParseState *s,
                 emit_goto(s, OP_gosub, label_finally);
                 emit_op(s, OP_throw);
             } else {
-                js_parse_error(s, "expecting catch or finally");
+                js_parse_error(s, "Missing catch or finally after try"); /* code-runtime-quickjs */
                 goto fail;
             }
             emit_label(s, label_finally);
@@ -35425,7 +35464,8 @@ static int resolve_scope_private_field1(JSContext *ctx,
             }
             /* XXX: no line number info */
             // XXX: resolve_scope_private_field1() should take JSParseState *s and use js_parse_error_atom
-            JS_ThrowSyntaxErrorAtom(ctx, "undefined private field '%s'",
+            /* code-runtime-quickjs: V8's words */
+            JS_ThrowSyntaxErrorAtom(ctx, "Private field '%s' must be declared in an enclosing class",
                                     var_name);
             return -1;
         } else {
@@ -38536,7 +38576,7 @@ static __exception int js_parse_function_decl2(JSParseState *s,
             hf = find_global_var(fd, func_name);
             /* XXX: should check scope chain */
             if (hf && hf->scope_level == fd->scope_level) {
-                js_parse_error(s, "invalid redefinition of global identifier");
+                js_parse_error_redeclared(s, func_name); /* code-runtime-quickjs */
                 JS_FreeAtom(ctx, func_name);
                 return -1;
             }
