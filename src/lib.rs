@@ -417,9 +417,8 @@ impl NativeEngine {
     ts_args_type = "threads: number, timeZone: string, onEvents: (arg: Array<string>) => void"
   )]
   pub fn new(threads: u32, time_zone: String, on_events: Function<EventTexts, ()>) -> Result<Self> {
-    let time_zone = Zone::get(&time_zone).ok_or_else(|| {
-      Error::new(Status::InvalidArg, format!("unknown time zone {time_zone:?}"))
-    })?;
+    let time_zone = Zone::get(&time_zone)
+      .ok_or_else(|| Error::new(Status::InvalidArg, format!("unknown time zone {time_zone:?}")))?;
     let events = Arc::new(Events::default());
     let for_doorbell = events.clone();
     let max_event_bytes = test_hooks::max_event_bytes().unwrap_or(V8_MAX_STRING_BYTES);

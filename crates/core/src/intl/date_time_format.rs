@@ -71,20 +71,27 @@ fn field_set(spec: &Spec) -> CompositeFieldSet {
   if !spec.date_style.is_empty() || !spec.time_style.is_empty() {
     let mut b = FieldSetBuilder::new();
     // One length for the whole: the date's when there is a date (CLDR's glue follows it).
-    b.length = Some(length(if spec.date_style.is_empty() { &spec.time_style } else { &spec.date_style }));
+    b.length =
+      Some(length(if spec.date_style.is_empty() { &spec.time_style } else { &spec.date_style }));
     if !spec.date_style.is_empty() {
-      b.date_fields = Some(if spec.date_style == "full" { DateFields::YMDE } else { DateFields::YMD });
+      b.date_fields =
+        Some(if spec.date_style == "full" { DateFields::YMDE } else { DateFields::YMD });
     }
     if !spec.time_style.is_empty() {
-      b.time_precision =
-        Some(if spec.time_style == "short" { TimePrecision::Minute } else { TimePrecision::Second });
+      b.time_precision = Some(if spec.time_style == "short" {
+        TimePrecision::Minute
+      } else {
+        TimePrecision::Second
+      });
       b.zone_style = match spec.time_style.as_str() {
         "full" => Some(ZoneStyle::SpecificLong),
         "long" => Some(ZoneStyle::SpecificShort),
         _ => None,
       };
     }
-    return b.build_composite().unwrap_or_else(|_| DateTimeFieldBag::default().to_composite_field_set());
+    return b
+      .build_composite()
+      .unwrap_or_else(|_| DateTimeFieldBag::default().to_composite_field_set());
   }
   let mut f = DateTimeFieldBag::default();
   f.weekday = match spec.weekday.as_str() {
@@ -185,7 +192,11 @@ fn spec_of(record: &Object<'_>) -> Spec {
     hour: get_str(record, "hour"),
     minute: get_str(record, "minute"),
     second: get_str(record, "second"),
-    fractional_second_digits: record.get::<_, Option<i32>>("fractionalSecondDigits").ok().flatten().unwrap_or(0) as u8,
+    fractional_second_digits: record
+      .get::<_, Option<i32>>("fractionalSecondDigits")
+      .ok()
+      .flatten()
+      .unwrap_or(0) as u8,
     time_zone_name: get_str(record, "timeZoneName"),
     hour_cycle: get_str(record, "hourCycle"),
   }
@@ -237,7 +248,11 @@ fn zoned(t: f64, zone: &Zone) -> Option<ZonedDateTime<icu_calendar::Iso, TimeZon
     (ms % 1000) as u32 * 1_000_000,
   )
   .ok()?;
-  let id = if zone.is_utc() { TimeZone::from_iana_id("Etc/UTC") } else { TimeZone::from_iana_id(zone.name()) };
+  let id = if zone.is_utc() {
+    TimeZone::from_iana_id("Etc/UTC")
+  } else {
+    TimeZone::from_iana_id(zone.name())
+  };
   let info = id
     .with_offset(UtcOffset::try_from_seconds((offset / 1000) as i32).ok())
     .with_zone_name_timestamp(ZoneNameTimestamp::from_epoch_seconds(t.div_euclid(1000)));
@@ -328,7 +343,10 @@ impl writeable::PartsWrite for RangeParts {
   }
 }
 
-fn range_parts_array<'js>(ctx: &Ctx<'js>, w: &impl writeable::Writeable) -> rquickjs::Result<Value<'js>> {
+fn range_parts_array<'js>(
+  ctx: &Ctx<'js>,
+  w: &impl writeable::Writeable,
+) -> rquickjs::Result<Value<'js>> {
   let mut p = RangeParts::default();
   let _ = w.write_to_parts(&mut p);
   let arr = rquickjs::Array::new(ctx.clone())?;
@@ -355,12 +373,17 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "dateTimeFormat",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, record: Object<'js>, t: f64, to_parts: bool| -> rquickjs::Result<Value<'js>> {
+      |ctx: Ctx<'js>,
+       record: Object<'js>,
+       t: f64,
+       to_parts: bool|
+       -> rquickjs::Result<Value<'js>> {
         let f = dtf(&ctx, &record)?;
         let input = zoned(t, f.zone).ok_or_else(|| range_error(&ctx))?;
         let formatted = f.formatter.format(&input);
         if to_parts {
-          let parts: Vec<_> = Parts::of(&formatted, rename).into_iter().map(|(k, t)| (k, v8_spaces(&t))).collect();
+          let parts: Vec<_> =
+            Parts::of(&formatted, rename).into_iter().map(|(k, t)| (k, v8_spaces(&t))).collect();
           return parts::array(&ctx, &parts);
         }
         let text = v8_spaces(&writeable::Writeable::write_to_string(&formatted));
@@ -372,7 +395,12 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "dateTimeFormatRange",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, record: Object<'js>, a: f64, b: f64, to_parts: bool| -> rquickjs::Result<Value<'js>> {
+      |ctx: Ctx<'js>,
+       record: Object<'js>,
+       a: f64,
+       b: f64,
+       to_parts: bool|
+       -> rquickjs::Result<Value<'js>> {
         let f = dtf(&ctx, &record)?;
         let start = zoned(a, f.zone).ok_or_else(|| range_error(&ctx))?;
         let end = zoned(b, f.zone).ok_or_else(|| range_error(&ctx))?;
@@ -389,22 +417,29 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
   )?;
   n.set(
     "dateTimeResolved",
-    Function::new(ctx.clone(), |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<Vec<String>> {
-      let f = dtf(&ctx, &record)?;
-      let input = zoned(0.0, f.zone).ok_or_else(|| range_error(&ctx))?;
-      let pattern = writeable::Writeable::write_to_string(&f.formatter.format(&input).pattern()).into_owned();
-      Ok(vec![pattern, calendar_name(&f.formatter).to_owned()])
-    })?,
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<Vec<String>> {
+        let f = dtf(&ctx, &record)?;
+        let input = zoned(0.0, f.zone).ok_or_else(|| range_error(&ctx))?;
+        let pattern =
+          writeable::Writeable::write_to_string(&f.formatter.format(&input).pattern()).into_owned();
+        Ok(vec![pattern, calendar_name(&f.formatter).to_owned()])
+      },
+    )?,
   )?;
   n.set(
     "canonicalTimeZone",
-    Function::new(ctx.clone(), |ctx: Ctx<'js>, name: Value<'js>| -> rquickjs::Result<Value<'js>> {
-      let name = common::utf8(&ctx, &name)?;
-      match Zone::get(&name) {
-        Some(z) => Ok(rquickjs::String::from_str(ctx.clone(), z.name())?.into_value()),
-        None => Ok(Value::new_undefined(ctx.clone())),
-      }
-    })?,
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>, name: Value<'js>| -> rquickjs::Result<Value<'js>> {
+        let name = common::utf8(&ctx, &name)?;
+        match Zone::get(&name) {
+          Some(z) => Ok(rquickjs::String::from_str(ctx.clone(), z.name())?.into_value()),
+          None => Ok(Value::new_undefined(ctx.clone())),
+        }
+      },
+    )?,
   )?;
   n.set(
     "defaultTimeZone",

@@ -5,7 +5,9 @@
 
 use crate::intl::common::{self, Cache};
 use icu_experimental::dimension::provider::currency::displayname::CurrencyDisplaynameV1;
-use icu_experimental::displaynames::multi::{LocaleDisplayNamesFormatter, RegionDisplayNames, ScriptDisplayNames};
+use icu_experimental::displaynames::multi::{
+  LocaleDisplayNamesFormatter, RegionDisplayNames, ScriptDisplayNames,
+};
 use icu_experimental::displaynames::{DisplayNamesOptions, LanguageDisplay, Style};
 use icu_locale_core::subtags::{Region, Script};
 use icu_locale_core::Locale;
@@ -61,7 +63,8 @@ fn currency_name(locale: &str, code: &str) -> Option<String> {
     id: DataIdentifierBorrowed::for_marker_attributes_and_locale(attributes, &data_locale),
     metadata,
   };
-  let resp: DataResponse<CurrencyDisplaynameV1> = icu_experimental::provider::Baked.load(req).ok()?;
+  let resp: DataResponse<CurrencyDisplaynameV1> =
+    icu_experimental::provider::Baked.load(req).ok()?;
   let name: &str = resp.payload.get();
   Some(name.to_owned())
 }
@@ -69,7 +72,13 @@ fn currency_name(locale: &str, code: &str) -> Option<String> {
 /// The name of `code` of `kind` (0 language, 1 region, 2 script, 3 currency); with
 /// `dialect` a language with a region may have a name of its own (`British English`).
 /// `None` when the data has none (ICU4X answers a language it does not know with its code).
-fn display_name(names: &Names, locale: &str, kind: u32, code: &str, dialect: bool) -> Option<String> {
+fn display_name(
+  names: &Names,
+  locale: &str,
+  kind: u32,
+  code: &str,
+  dialect: bool,
+) -> Option<String> {
   match kind {
     0 => {
       let loc: Locale = code.parse().ok()?;
@@ -89,7 +98,13 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "displayName",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, locale: String, style: u32, kind: u32, code: Value<'js>, dialect: bool| -> rquickjs::Result<Value<'js>> {
+      |ctx: Ctx<'js>,
+       locale: String,
+       style: u32,
+       kind: u32,
+       code: Value<'js>,
+       dialect: bool|
+       -> rquickjs::Result<Value<'js>> {
         let code = common::utf8(&ctx, &code)?;
         let names = names(&ctx, &locale, style)?;
         match display_name(&names, &locale, kind, &code, dialect) {

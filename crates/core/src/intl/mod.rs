@@ -31,12 +31,12 @@ mod common;
 mod date_time_format;
 mod display_names;
 mod list_format;
-mod parts;
-mod relative_time_format;
-mod segmenter;
 mod locale;
 mod number_format;
+mod parts;
 mod plural_rules;
+mod relative_time_format;
+mod segmenter;
 
 use crate::quickjs::prelude::Prelude;
 use crate::quickjs::raw::{self, Owned};

@@ -16,7 +16,10 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-  pub(crate) fn of(w: &impl Writeable, rename: fn(Part) -> &'static str) -> Vec<(&'static str, String)> {
+  pub(crate) fn of(
+    w: &impl Writeable,
+    rename: fn(Part) -> &'static str,
+  ) -> Vec<(&'static str, String)> {
     let mut p = Parts { stack: Vec::new(), rename, out: Vec::new() };
     let _ = w.write_to_parts(&mut p);
     p.out
@@ -55,7 +58,10 @@ impl PartsWrite for Parts {
 }
 
 /// `[type, value, …]` for the prelude.
-pub(crate) fn array<'js>(ctx: &Ctx<'js>, parts: &[(&'static str, String)]) -> rquickjs::Result<Value<'js>> {
+pub(crate) fn array<'js>(
+  ctx: &Ctx<'js>,
+  parts: &[(&'static str, String)],
+) -> rquickjs::Result<Value<'js>> {
   let arr = Array::new(ctx.clone())?;
   for (i, (k, t)) in parts.iter().enumerate() {
     arr.set(2 * i, *k)?;

@@ -78,7 +78,8 @@ fn formatter(
 
 /// `value` (finite) as ECMA-402's default NumberFormat rounds it.
 fn decimal(value: f64) -> Decimal {
-  let mut d = Decimal::try_from_f64(value, FloatPrecision::RoundTrip).unwrap_or_else(|_| Decimal::from(0));
+  let mut d =
+    Decimal::try_from_f64(value, FloatPrecision::RoundTrip).unwrap_or_else(|_| Decimal::from(0));
   d.round_with_mode(-3, SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand));
   d.absolute.trim_end();
   d
@@ -100,7 +101,14 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "relativeTimeFormat",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, locale: String, style: u32, unit: u32, auto: bool, value: f64, to_parts: bool| -> rquickjs::Result<Value<'js>> {
+      |ctx: Ctx<'js>,
+       locale: String,
+       style: u32,
+       unit: u32,
+       auto: bool,
+       value: f64,
+       to_parts: bool|
+       -> rquickjs::Result<Value<'js>> {
         let f = formatter(&ctx, &locale, style, unit, auto)?;
         let formatted = f.format(decimal(value));
         if to_parts {

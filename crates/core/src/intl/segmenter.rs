@@ -70,7 +70,11 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "segmentWindow",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, granularity: u32, text: Value<'js>, at_end: bool| -> rquickjs::Result<Vec<f64>> {
+      |ctx: Ctx<'js>,
+       granularity: u32,
+       text: Value<'js>,
+       at_end: bool|
+       -> rquickjs::Result<Vec<f64>> {
         let _held = hold(&ctx, &[&text, &text, &text, &text])?;
         let text = common::utf16(&ctx, &text)?;
         Ok(boundaries(granularity, &text, at_end))
