@@ -536,6 +536,45 @@ describe('crypto.subtle.digest', () => {
     ['the digest settles after the current code, over the bytes as they were', `const data = new Uint8Array([1, 2, 3]); const order = []
       const p = crypto.subtle.digest('SHA-1', data).then((d) => (order.push('digest'), Array.from(new Uint8Array(d)).slice(0, 4))); data[0] = 9; order.push('sync')
       return [await p, order, Object.prototype.toString.call(crypto.subtle)]`],
+    ['every argument error in Node\'s words and order (the data is checked before the name is read)', `const why = async (f) => { try { await f(); return 'resolved' } catch (e) { return [e.name, e.code, e.message.replace('can not', 'cannot')] } }
+      const read = []; const named = { get name() { read.push('name'); return 'SHA-1' } }
+      const view = new Uint8Array(new SharedArrayBuffer(4))
+      return [await why(() => crypto.subtle.digest('SHA-1')), await why(() => crypto.subtle.digest()), await why(() => crypto.subtle.digest(5, new Uint8Array(1))),
+        await why(() => crypto.subtle.digest(null, new Uint8Array(1))), await why(() => crypto.subtle.digest({}, new Uint8Array(1))), await why(() => crypto.subtle.digest({ name: 5 }, new Uint8Array(1))),
+        await why(() => crypto.subtle.digest(Symbol('s'), new Uint8Array(1))), await why(() => crypto.subtle.digest({}, 5)), await why(() => crypto.subtle.digest(named, { length: 1 })), read,
+        await why(() => crypto.subtle.digest('SHA-1', new SharedArrayBuffer(4))), await why(() => crypto.subtle.digest('SHA-1', view)), await why(() => crypto.subtle.digest('SHA-1', new DataView(view.buffer))),
+        await why(() => crypto.subtle.digest.call({}, 'SHA-1', new Uint8Array(1)))]`],
+    ['a detached buffer or a view of one digests as no bytes; a Float64Array as its bytes', `const hex = (b) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('')
+      const b = new ArrayBuffer(4); const u = new Uint8Array(b); structuredClone(b, { transfer: [b] })
+      return [hex(await crypto.subtle.digest('SHA-1', b)), hex(await crypto.subtle.digest('SHA-1', u)), hex(await crypto.subtle.digest('SHA-256', new Float64Array([1.5])))]`],
+  ])
+})
+
+describe('BufferSource bytes, read through the intrinsic accessors', () => {
+  // Node's Blob reads a view's `buffer`, `byteOffset` and `byteLength` as properties (a
+  // program's own ones are used, a throwing getter throws); the sandbox's reads the view's
+  // internal slots, as TextDecoder and digest do in both.
+  test('a Blob reads a view\'s own bytes whatever properties the program gave it', async () => {
+    const body = `const u = new Uint8Array([104, 105, 106, 107]).subarray(1, 3)
+      Object.defineProperty(u, 'byteOffset', { value: 0 }); Object.defineProperty(u, 'byteLength', { value: 4 })
+      const t = new Uint8Array([104, 105]); Object.defineProperty(t, 'buffer', { get() { throw new Error('buffer read') } })
+      return [await new Blob([u]).text(), await new Blob([t, u]).text()]`
+    expect(await inSandbox(body)).toEqual(['ij', 'hiij'])
+  })
+  sameFor([
+    ['TextDecoder and Blob read a DataView, a SharedArrayBuffer and views of one', `const sab = new SharedArrayBuffer(3); new Uint8Array(sab).set([104, 105, 106])
+      const dv = new DataView(new Uint8Array([104, 105, 106]).buffer, 1, 2)
+      return [new TextDecoder().decode(dv), new TextDecoder().decode(sab), new TextDecoder().decode(new Uint8Array(sab, 1)), new TextDecoder().decode(new DataView(sab, 2)),
+        await new Blob([dv, sab, new Uint16Array(2)]).text().then((t) => t.length), await new Blob([new Uint8Array(sab, 1, 1), dv]).text()]`],
+    ['a program\'s own buffer/byteOffset/byteLength properties change no bytes TextDecoder or digest reads', `const u = new Uint8Array([104, 105, 106, 107]).subarray(1, 3)
+      Object.defineProperty(u, 'buffer', { get() { throw new Error('buffer read') } })
+      Object.defineProperty(u, 'byteOffset', { value: 0 }); Object.defineProperty(u, 'byteLength', { value: 4 })
+      const dv = new DataView(new Uint8Array([104, 105, 106]).buffer, 1)
+      Object.defineProperty(dv, 'byteLength', { value: 1 })
+      const hex = (b) => Array.from(new Uint8Array(b), (x) => x.toString(16).padStart(2, '0')).join('')
+      return [new TextDecoder().decode(u), new TextDecoder().decode(dv), hex(await crypto.subtle.digest('SHA-1', u)) === hex(await crypto.subtle.digest('SHA-1', new Uint8Array([105, 106])))]`],
+    ['a Blob copies its parts: later writes do not show', `const u = new Uint8Array([104, 105]); const sab = new SharedArrayBuffer(1); new Uint8Array(sab)[0] = 33
+      const blob = new Blob([u, sab]); u[0] = 120; new Uint8Array(sab)[0] = 63; return await blob.text()`],
   ])
 })
 

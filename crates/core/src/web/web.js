@@ -123,8 +123,7 @@
     decode(input = new Uint8Array(0), options = {}) {
       // As WebIDL converts the arguments: the input is only checked before the options are
       // read (their getters may detach its buffer: then there are no bytes), and read after.
-      const buffer = input instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && input instanceof SharedArrayBuffer)
-      if (!buffer && !isView(input)) {
+      if (bufferSourceBytes(input) === undefined) {
         throw codeError(
           TypeError,
           'ERR_INVALID_ARG_TYPE',
@@ -132,9 +131,7 @@
         )
       }
       const stream = Boolean(options?.stream)
-      const ab = buffer ? input : input.buffer
-      const detached = Object.prototype.toString.call(ab) === '[object ArrayBuffer]' && call(abDetached, ab)
-      const bytes = detached ? new Uint8Array(0) : buffer ? new Uint8Array(input) : new Uint8Array(ab, input.byteOffset, input.byteLength)
+      const bytes = bufferSourceBytes(input)
       const text = native.decoderDecode(this.#decoder, bytes, stream)
       if (text === null) {
         throw codeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', `The encoded data was not valid for encoding ${this.#encoding}`)
@@ -505,6 +502,52 @@
   const dvByteOffset = getter(DataView.prototype, 'byteOffset')
   const dvByteLength = getter(DataView.prototype, 'byteLength')
   const call = (f, self, ...a) => Reflect.apply(f, self, a)
+  const taTag = getter(TypedArray.prototype, Symbol.toStringTag)
+  const sabByteLength = typeof SharedArrayBuffer === 'function' ? getter(SharedArrayBuffer.prototype, 'byteLength') : undefined
+
+  /** Whether `value` is an ArrayBuffer (a SharedArrayBuffer is not), by its internal slot. */
+  function isArrayBuffer(value) {
+    try {
+      call(abByteLength, value)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  function isSharedArrayBuffer(value) {
+    if (sabByteLength === undefined) return false
+    try {
+      call(sabByteLength, value)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  /** The buffer a typed array or DataView views, read through the intrinsic accessor. */
+  function viewBuffer(view) {
+    return call(taTag, view) !== undefined ? call(taBuffer, view) : call(dvBuffer, view)
+  }
+
+  /**
+   * The bytes of a BufferSource (an ArrayBuffer, a SharedArrayBuffer, or a typed array or
+   * DataView over one) as a Uint8Array over them, not a copy, read through the intrinsic
+   * accessors (a program's own `buffer` or `byteOffset` getters change nothing); a detached
+   * buffer has no bytes. Undefined for anything else.
+   */
+  function bufferSourceBytes(value) {
+    if (isView(value)) {
+      const ab = viewBuffer(value)
+      if (isArrayBuffer(ab) && call(abDetached, ab)) return new Uint8Array(0)
+      return call(taTag, value) !== undefined
+        ? new Uint8Array(ab, call(taByteOffset, value), call(taByteLength, value))
+        : new Uint8Array(ab, call(dvByteOffset, value), call(dvByteLength, value))
+    }
+    if (isArrayBuffer(value)) return call(abDetached, value) ? new Uint8Array(0) : new Uint8Array(value)
+    if (isSharedArrayBuffer(value)) return new Uint8Array(value)
+    return undefined
+  }
   const cloneError = (message) => domError(message, 'DataCloneError')
 
   /** A copy of an ArrayBuffer's bytes, resizable with the same maximum when it is. */
@@ -1122,15 +1165,8 @@
   /** The bytes of one Blob part, copied (a detached buffer has none). */
   function partBytes(part, endings) {
     if (isBlob(part)) return blobBytes(part)
-    if (isView(part)) {
-      const ab = part.buffer
-      if (Object.prototype.toString.call(ab) === '[object ArrayBuffer]' && call(abDetached, ab)) return new Uint8Array(0)
-      return new Uint8Array(ab, part.byteOffset, part.byteLength).slice()
-    }
-    const tag = Object.prototype.toString.call(part)
-    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
-      return tag === '[object ArrayBuffer]' && call(abDetached, part) ? new Uint8Array(0) : new Uint8Array(part).slice()
-    }
+    const bytes = bufferSourceBytes(part)
+    if (bytes !== undefined) return new Uint8Array(bytes)
     let text = `${part}`
     if (endings === 'native') text = text.replace(NEWLINES, '\n')
     return native.utf8Encode(text)
@@ -1440,26 +1476,40 @@
       if (key !== SUBTLE_KEY) throw illegal()
     }
     digest(algorithm, data) {
-      return new Promise((resolve, reject) => {
-        if (arguments.length < 2) throw codeError(TypeError, 'ERR_MISSING_ARGS', 'The "algorithm" and "data" arguments must be specified')
-        let name
-        if (typeof algorithm === 'string') name = algorithm
-        else if (algorithm !== null && typeof algorithm === 'object') {
-          name = algorithm.name
-          if (name === undefined) throw codeError(TypeError, 'ERR_MISSING_OPTION', 'Algorithm: name: Missing or not a string')
+      // As Node's WebIDL converters, in their order: the arguments' types, then the
+      // algorithm's name (its getter runs after the data was checked).
+      return new Promise((resolve) => {
+        if (this !== subtle) throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type SubtleCrypto')
+        const prefix = "Failed to execute 'digest' on 'SubtleCrypto'"
+        if (arguments.length < 2) {
+          throw codeError(TypeError, 'ERR_MISSING_ARGS', `${prefix}: 2 arguments required, but only ${arguments.length} present.`)
+        }
+        const isObject = (algorithm !== null && typeof algorithm === 'object') || typeof algorithm === 'function'
+        if (!isObject && typeof algorithm === 'symbol') {
+          throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `${prefix}: 1st argument is a Symbol and cannot be converted to a string.`)
+        }
+        const identifier = isObject ? algorithm : `${algorithm}`
+        if (isView(data) && isSharedArrayBuffer(viewBuffer(data))) {
+          throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `${prefix}: 2nd argument is a view on a SharedArrayBuffer, which is not allowed.`)
+        }
+        const bytes = isSharedArrayBuffer(data) ? undefined : bufferSourceBytes(data)
+        if (bytes === undefined) {
+          throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `${prefix}: 2nd argument is not instance of ArrayBuffer, Buffer, TypedArray, or DataView.`)
+        }
+        let name = identifier
+        if (isObject) {
+          name = identifier.name
+          if (name === undefined) {
+            throw codeError(
+              TypeError,
+              'ERR_MISSING_OPTION',
+              "Failed to normalize algorithm: passed algorithm cannot be converted to 'Algorithm' because 'name' is required in 'Algorithm'.",
+            )
+          }
           name = `${name}`
-        } else throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "algorithm" argument must be of type string or an instance of Object. ${received(algorithm)}`)
+        }
         const upper = name.toUpperCase()
         if (!DIGESTS.includes(upper)) throw domError('Unrecognized algorithm name', 'NotSupportedError')
-        let bytes
-        if (isView(data)) {
-          const ab = data.buffer
-          bytes = call(abDetached, ab) ? new Uint8Array(0) : new Uint8Array(ab, data.byteOffset, data.byteLength)
-        } else if (Object.prototype.toString.call(data) === '[object ArrayBuffer]' || Object.prototype.toString.call(data) === '[object SharedArrayBuffer]') {
-          bytes = Object.prototype.toString.call(data) === '[object ArrayBuffer]' && call(abDetached, data) ? new Uint8Array(0) : new Uint8Array(data)
-        } else {
-          throw codeError(TypeError, 'ERR_INVALID_ARG_TYPE', `The "data" argument must be an instance of ArrayBuffer, Buffer, TypedArray, or DataView. ${received(data)}`)
-        }
         const out = native.digest(upper, bytes)
         hostQueueMicrotask(() => resolve(out))
       })
@@ -1467,7 +1517,8 @@
   }
   defineProperty(SubtleCrypto.prototype, Symbol.toStringTag, { value: 'SubtleCrypto', configurable: true })
   const SUBTLE_KEY = Symbol('subtle')
-  defineProperty(crypto, 'subtle', { value: new SubtleCrypto(SUBTLE_KEY), enumerable: true, configurable: true })
+  const subtle = new SubtleCrypto(SUBTLE_KEY)
+  defineProperty(crypto, 'subtle', { value: subtle, enumerable: true, configurable: true })
 
   // ---- util.inspect: what Node's own [nodejs.util.inspect.custom] methods print ------------
   // (the console calls them in this realm with an `inspect` of this realm).
