@@ -419,6 +419,15 @@ describe('time, microtasks and randomness', () => {
     expect(t1 - t0).toBeGreaterThanOrEqual(15)
   })
 
+  test('performance.timeOrigin is the run\'s start on the Unix epoch, not the host\'s uptime', async () => {
+    const before = Date.now()
+    const [origin, skew] = (await inSandbox(`return [performance.timeOrigin, performance.timeOrigin + performance.now() - Date.now()]`)) as [number, number]
+    expect(origin).toBeGreaterThanOrEqual(before - 1000)
+    expect(origin).toBeLessThanOrEqual(Date.now() + 1000)
+    expect(Math.abs(skew)).toBeLessThan(1000)
+    expect(await same(`return [typeof performance.timeOrigin, performance.timeOrigin > 1.7e12, Object.keys(performance).includes('timeOrigin') === Object.keys(performance).includes('now')]`)).toEqual(['number', true, true])
+  })
+
   sameFor([
     ['queueMicrotask runs after the current synchronous code, in order with promise jobs', `const order = []
       queueMicrotask(() => order.push('micro 1')); Promise.resolve().then(() => order.push('then')); queueMicrotask(() => order.push('micro 2'))

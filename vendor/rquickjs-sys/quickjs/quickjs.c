@@ -64703,8 +64703,10 @@ int JS_AddPerformance(JSContext *ctx)
 
     JSValue performance = JS_NewObject(ctx);
     JS_SetPropertyFunctionList(ctx, performance, js_perf_proto_funcs, countof(js_perf_proto_funcs));
+    /* code-runtime-quickjs: the origin on the Unix epoch, as the web's (upstream: the
+       monotonic clock's reading, which is the host's uptime) */
     JS_DefinePropertyValueStr(ctx, performance, "timeOrigin",
-                           js_float64(ctx->time_origin),
+                           js_float64(js__gettimeofday_us() / 1e3),
                            JS_PROP_ENUMERABLE);
     JS_DefinePropertyValueStr(ctx, ctx->global_obj, "performance",
                            js_dup(performance),
