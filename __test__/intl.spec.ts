@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { runOn, runtime } from './helpers'
+import { differential, runOn, runtime } from './helpers'
 
 const rt = runtime()
 afterAll(() => rt.dispose())
-const run = (program: string) => runOn(rt, program)
 const J = JSON.stringify
 
 /** Helpers every snippet may use, in the sandbox and in Node alike (JSON-able answers). */
@@ -12,21 +11,6 @@ const errorOf = (e) => ({ ctor: e.constructor.name, message: e.message })
 const attempt = (f) => { try { return { ok: f() } } catch (e) { return { threw: errorOf(e) } } }
 const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)))
 `
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (body: string) => () => Promise<unknown>
-
-/** What `body` returns when Node (full ICU) runs it in the test process. */
-async function inNode(body: string) {
-  const value = await new AsyncFunction(`'use strict';\n${PRELUDE}\n${body}`)()
-  return value === undefined ? undefined : JSON.parse(J(value))
-}
-
-/** What `body` returns in the sandbox. */
-async function inSandbox(body: string) {
-  const r = await run(`${PRELUDE}\n${body}`)
-  expect(r.error, body).toBeUndefined()
-  return r.value
-}
-
 /**
  * Where ICU4X's CLDR (48) and the CLDR of the Node running the test differ, the sandbox's
  * answer is pinned here instead, by snippet; every other case must give exactly Node's
@@ -71,17 +55,27 @@ const NODE20_DIFFERENCES: Record<string, unknown> = {
 }
 const NODE20 = process.versions.node.startsWith('20.')
 
-/** Runs `body` in both and expects the sandbox to give exactly Node's value. */
-async function same(body: string) {
-  const [node, sandbox] = await Promise.all([inNode(body), inSandbox(body)])
-  if (body in CLDR_DIFFERENCES) expect(sandbox, body).toEqual(CLDR_DIFFERENCES[body])
-  else if (NODE20 && body in NODE20_DIFFERENCES) expect(sandbox, body).toEqual(NODE20_DIFFERENCES[body])
-  else expect(sandbox, body).toEqual(node)
-  return node
-}
+/** The differential: exactly Node's value, but where a list above pins another answer. */
+const { inNode, inSandbox, same } = differential(rt, PRELUDE, (body) => {
+  if (body in CLDR_DIFFERENCES) return { value: CLDR_DIFFERENCES[body] }
+  if (NODE20 && body in NODE20_DIFFERENCES) return { value: NODE20_DIFFERENCES[body] }
+  return undefined
+})
 
 type Cases = [string, string][]
 const sameFor = (cases: Cases) => test.each(cases)('%s', (_, body) => same(body))
+
+/**
+ * For what only Node 24 has (Intl.DurationFormat, Intl.Locale's info methods): the sandbox
+ * must give `expected` (Node 24's answer, written down), and Node's own answer too where the
+ * Node running the test has the feature.
+ */
+const nodeHas = (feature: string) => new Function(`return ${feature}`)() === 'function'
+async function sameAsNode24(feature: string, body: string, expected: unknown) {
+  const sandbox = await inSandbox(body)
+  expect(sandbox, body).toEqual(expected)
+  if (nodeHas(feature)) expect(sandbox, body).toEqual(await inNode(body))
+}
 
 describe('Intl', () => {
   sameFor([
@@ -102,7 +96,108 @@ describe('Intl', () => {
   ])
 })
 
+describe('built-in shapes and programs that tamper with prototypes', () => {
+  sameFor([
+    [
+      'supportedLocalesOf, getCanonicalLocales and supportedValuesOf are methods: no prototype, not constructors',
+      `return [Intl.NumberFormat.supportedLocalesOf, Intl.DateTimeFormat.supportedLocalesOf, Intl.getCanonicalLocales, Intl.supportedValuesOf].map((f) => [f.name, f.length, Object.hasOwn(f, 'prototype'), attempt(() => new f()).threw?.ctor ?? 'constructed'])`,
+    ],
+    [
+      'setters on Object.prototype and Array.prototype see nothing of the results',
+      `let seen = ''
+      const trap = (o, k) => Object.defineProperty(o, k, { set(v) { seen += k + ' ' }, configurable: true })
+      // Not 'value': property descriptors read it through Object.prototype.
+      const keys = ['0', '1', 'locale', 'type', 'style', 'numberingSystem', 'source']
+      try {
+        for (const k of keys) { trap(Array.prototype, k); trap(Object.prototype, k) }
+        const out = [Intl.NumberFormat.supportedLocalesOf(['en', 'de']), new Intl.NumberFormat('en').formatToParts(1234.5), new Intl.PluralRules('en').resolvedOptions().locale,
+          new Intl.DateTimeFormat('en', { timeZone: 'UTC' }).formatToParts(0).length, Intl.getCanonicalLocales(['en', 'fr']), new Intl.NumberFormat('en').resolvedOptions().style]
+        return [seen, JSON.stringify(out).length > 0]
+      } finally {
+        for (const k of keys) { delete Array.prototype[k]; delete Object.prototype[k] }
+      }`,
+    ],
+    [
+      'NumberFormat and DateTimeFormat called on an object of their prototype keep the formatter under the fallback symbol',
+      `const o = Object.create(Intl.NumberFormat.prototype); const r = Intl.NumberFormat.call(o)
+      const d = Object.create(Intl.DateTimeFormat.prototype); const s = Intl.DateTimeFormat.call(d, 'en', { timeZone: 'UTC' })
+      const sym = Object.getOwnPropertySymbols(o)[0]
+      return [r === o, Object.getOwnPropertySymbols(o).map((x) => x.description), Object.getOwnPropertyDescriptor(o, sym).writable, o.format(1234.5), o.resolvedOptions().locale,
+        s === d, d.format(0), d.resolvedOptions().timeZone, attempt(() => Intl.NumberFormat.prototype.formatToParts.call(o, 1)).threw?.ctor]`,
+    ],
+    [
+      'extension values take CLDR aliases',
+      `return Intl.getCanonicalLocales(['und-u-ca-ethiopic-amete-alem', 'und-u-tz-cnckg', 'und-u-ks-primary', 'und-u-ms-imperial', 'und-Latn-t-und-hani-m0-names', 'en-u-ca-islamicc'])`,
+    ],
+  ])
+})
+
+describe('Intl.DurationFormat', () => {
+  const has = 'typeof Intl.DurationFormat'
+  test('styles, digital clocks, fractions, signs and locales', () =>
+    sameAsNode24(
+      has,
+      `const f = (l, o, d) => new Intl.DurationFormat(l, o).format(d)
+      return [f('en', {}, { hours: 1, minutes: 2, seconds: 3 }), f('en', { style: 'long' }, { years: 1, days: 2, milliseconds: 5 }),
+        f('en', { style: 'digital' }, { hours: 1, minutes: 2, seconds: 3, milliseconds: 45 }), f('de', { style: 'narrow' }, { hours: -1, minutes: -2 }),
+        f('fr', { style: 'digital' }, { hours: 10, minutes: 2 }), f('en', { style: 'digital', fractionalDigits: 2 }, { minutes: 5, seconds: 7, milliseconds: 891 }),
+        f('ja', { style: 'long' }, { weeks: 3, hours: 4 }), f('en', { style: 'short' }, { milliseconds: 1, microseconds: 2, nanoseconds: 3 }),
+        f('en', { seconds: 'numeric' }, { seconds: 3, milliseconds: 5 }), f('fi', { style: 'digital' }, { hours: 1, minutes: 2, seconds: 3 }),
+        f('en', { style: 'digital' }, { days: 1, hours: 0, minutes: 0, seconds: 0 })]`,
+      ['1 hr, 2 min, 3 sec', '1 year, 2 days, 5 milliseconds', '1:02:03.045', '-1h, 2 Min.', '10:02:00', '0:05:07.89', '3 週間 4 時間', '1 ms, 2 μs, 3 ns', '3.005', '1.02.03', '1 day, 0:00:00'],
+    ))
+  test('formatToParts and resolvedOptions', () =>
+    sameAsNode24(
+      has,
+      `return [new Intl.DurationFormat('en', { style: 'digital' }).formatToParts({ hours: 1, minutes: 2 }), new Intl.DurationFormat('es').resolvedOptions(),
+        new Intl.DurationFormat('en', { hours: 'numeric' }).resolvedOptions().minutes]`,
+      [
+        [{ type: 'integer', value: '1', unit: 'hour' }, { type: 'literal', value: ':' }, { type: 'integer', value: '02', unit: 'minute' }, { type: 'literal', value: ':' }, { type: 'integer', value: '00', unit: 'second' }],
+        { locale: 'es', numberingSystem: 'latn', style: 'short', years: 'short', yearsDisplay: 'auto', months: 'short', monthsDisplay: 'auto', weeks: 'short', weeksDisplay: 'auto', days: 'short', daysDisplay: 'auto', hours: 'short', hoursDisplay: 'auto', minutes: 'short', minutesDisplay: 'auto', seconds: 'short', secondsDisplay: 'auto', milliseconds: 'short', millisecondsDisplay: 'auto', microseconds: 'short', microsecondsDisplay: 'auto', nanoseconds: 'short', nanosecondsDisplay: 'auto' },
+        '2-digit',
+      ],
+    ))
+  test('bad durations and options are refused as V8 refuses them', () =>
+    sameAsNode24(
+      has,
+      `const d = new Intl.DurationFormat('en')
+      const name = (f) => { try { f(); return 'ok' } catch (e) { return e.name + (e.message.startsWith('Invalid object') ? ': ' + e.message : '') } }
+      return [undefined, {}, 'PT1H', 5, { hours: 1.5 }, { hours: 1, minutes: -1 }, { years: 2 ** 32 }, { seconds: 2 ** 53 }].map((v) => name(() => d.format(v)))
+        .concat([name(() => new Intl.DurationFormat('en', { style: 'bogus' })), name(() => new Intl.DurationFormat('en', { hours: 'numeric', minutes: 'long' })),
+          name(() => new Intl.DurationFormat('en', { milliseconds: 'numeric', millisecondsDisplay: 'always' })), name(() => new Intl.DurationFormat('en', { fractionalDigits: 10 })),
+          name(() => Intl.DurationFormat()), name(() => Intl.DurationFormat.prototype.format.call({}, { hours: 1 }))])`,
+      ['TypeError', 'TypeError', 'RangeError: Invalid object : PT1H', 'TypeError', 'RangeError', 'RangeError: Invalid object : #<Object>', 'RangeError: Invalid object : #<Object>', 'RangeError: Invalid object : #<Object>',
+        'RangeError', 'RangeError: Invalid object : #<Object>', 'RangeError: Invalid object : #<Object>', 'RangeError', 'TypeError', 'TypeError'],
+    ))
+})
+
 describe('Intl.Locale', () => {
+  const has = 'typeof Intl.Locale.prototype.getWeekInfo'
+  // ECMA-402 2025's variants option (test262 checks it); Node 24's V8 still ignores it.
+  test('the variants option replaces the variants', async () => {
+    const body = `return [new Intl.Locale('en', { variants: 'spanglis-oxendict' }).toString(), new Intl.Locale('en-fonipa-u-ca-gregory', { variants: '1xyz' }).toString(), ...['fonipa-fonipa', 'ab', 'GB-scouse'].map((v) => attempt(() => new Intl.Locale('en', { variants: v })).threw?.ctor)]`
+    expect(await inSandbox(body)).toEqual(['en-oxendict-spanglis', 'en-1xyz-u-ca-gregory', 'RangeError', 'RangeError', 'RangeError'])
+  })
+  test('calendars, week, text direction, clocks, collations, numbering systems and zones of a locale', () =>
+    sameAsNode24(
+      has,
+      `const L = (t, o) => new Intl.Locale(t, o)
+      return [['th-TH', 'ja-JP', 'en', 'fa', 'ar-SA', 'en-u-ca-roc', 'fa-JP-u-sd-inka-rg-thzzzz'].map((t) => L(t).getCalendars()),
+        ['en-US', 'de', 'ar-EG', 'en-u-fw-wed'].map((t) => L(t).getWeekInfo()), ['en', 'ar', 'he-IL', 'fa'].map((t) => L(t).getTextInfo()),
+        ['en-US', 'de', 'fr-CA', 'en-CA', 'ja', 'en-US-u-rg-gbzzzz'].map((t) => L(t).getHourCycles()), ['en', 'de', 'zh', 'ko'].map((t) => L(t).getCollations()),
+        ['en', 'ar-EG', 'fa'].map((t) => L(t).getNumberingSystems()), [L('en').getTimeZones() ?? null, L('en-NZ').getTimeZones(), L('de-DE').getTimeZones(), L('en-US').getTimeZones().includes('America/New_York')],
+        [L('en', { firstDayOfWeek: 1 }).toString(), L('en-u-fw-wed').firstDayOfWeek, L('en', { firstDayOfWeek: '0' }).getWeekInfo().firstDay, attempt(() => L('en', { firstDayOfWeek: 'mo' })).threw?.ctor]]`,
+      [
+        [['buddhist', 'gregory'], ['gregory', 'japanese'], ['gregory'], ['persian', 'gregory', 'islamic', 'islamic-civil', 'islamic-tbla'], ['gregory', 'islamic-umalqura', 'islamic', 'islamic-rgsa'], ['roc'], ['buddhist', 'gregory']],
+        [{ firstDay: 7, weekend: [6, 7] }, { firstDay: 1, weekend: [6, 7] }, { firstDay: 6, weekend: [5, 6] }, { firstDay: 3, weekend: [6, 7] }],
+        [{ direction: 'ltr' }, { direction: 'rtl' }, { direction: 'rtl' }, { direction: 'rtl' }],
+        [['h12'], ['h23'], ['h23'], ['h12'], ['h23'], ['h23']],
+        [['emoji', 'eor'], ['emoji', 'eor', 'phonebk'], ['emoji', 'eor', 'pinyin', 'stroke', 'unihan', 'zhuyin'], ['emoji', 'eor', 'searchjl', 'unihan']],
+        [['latn'], ['arab'], ['arabext']],
+        [null, ['Pacific/Auckland', 'Pacific/Chatham'], ['Europe/Berlin', 'Europe/Busingen'], true],
+        ['en-u-fw-mon', 'wed', 7, 'RangeError'],
+      ],
+    ))
   sameFor([
     [
       'parts of a tag',
@@ -123,6 +218,7 @@ describe('Intl.Locale', () => {
 describe('Intl.NumberFormat', () => {
   sameFor([
     ['default locale en-US', `return [new Intl.NumberFormat().resolvedOptions().locale, new Intl.NumberFormat().format(1234567.891)]`],
+    ['NaN takes a sign only where signDisplay always shows one', `return ['auto', 'always', 'exceptZero', 'negative', 'never'].map((s) => new Intl.NumberFormat('en', { signDisplay: s }).format(NaN))`],
     ['decimal digits', `const f = (o) => new Intl.NumberFormat('en-US', o).format(1234.5678); return [f(), f({ maximumFractionDigits: 1 }), f({ minimumFractionDigits: 6 }), f({ maximumSignificantDigits: 3 }), f({ minimumIntegerDigits: 6, useGrouping: false })]`],
     ['rounding modes', `return ['ceil', 'floor', 'expand', 'trunc', 'halfCeil', 'halfFloor', 'halfExpand', 'halfTrunc', 'halfEven'].map((m) => [2.5, -2.5, 1.15].map((x) => new Intl.NumberFormat('en', { roundingMode: m, maximumFractionDigits: x === 1.15 ? 1 : 0 }).format(x)))`],
     ['rounding increments', `return [[5, 1.23], [25, 1.13], [10, 1.16], [50, 1.26]].map(([i, x]) => new Intl.NumberFormat('en', { roundingIncrement: i, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(x))`],

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { runOn, runtime } from './helpers'
+import { differential, runOn, runtime } from './helpers'
 
 const rt = runtime()
 afterAll(() => rt.dispose())
@@ -40,27 +40,7 @@ const shape = (v, seen = new Map()) => {
   return out
 }
 `
-const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (body: string) => () => Promise<unknown>
-
-/** What `body` returns when Node's own globals run it in the test process. */
-async function inNode(body: string) {
-  const value = await new AsyncFunction(`'use strict';\n${PRELUDE}\n${body}`)()
-  return value === undefined ? undefined : JSON.parse(J(value))
-}
-
-/** What `body` returns in the sandbox. */
-async function inSandbox(body: string) {
-  const r = await run(`${PRELUDE}\n${body}`)
-  expect(r.error, body).toBeUndefined()
-  return r.value
-}
-
-/** Runs `body` in both and expects the sandbox to give exactly Node's value. */
-async function same(body: string) {
-  const [node, sandbox] = await Promise.all([inNode(body), inSandbox(body)])
-  expect(sandbox, body).toEqual(node)
-  return node
-}
+const { inNode, inSandbox, same } = differential(rt, PRELUDE)
 
 /** One line per case: [sentence, snippet]. */
 type Cases = [string, string][]

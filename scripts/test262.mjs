@@ -272,6 +272,8 @@ if (nodeReference) {
   for (const [g, c] of Object.entries(byGroup)) {
     console.log(`${g.padEnd(30)} ${String(c.tests).padStart(6)} ${String(c.ours).padStart(6)} ${String(c.node).padStart(6)}`)
   }
+  const all = Object.values(byDir).reduce((a, c) => ({ ours: a.ours + c.ours, node: a.node + c.upstream }), { ours: 0, node: 0 })
+  console.log(`\nours ${all.ours}, node ${all.node}: ${((100 * all.ours) / Math.max(1, all.node)).toFixed(1)}% of node's pass count`)
 }
 console.log(`skipped (not programs): ${JSON.stringify(skipped)}`)
 

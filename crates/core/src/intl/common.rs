@@ -3,7 +3,7 @@
 
 use crate::quickjs::raw;
 use icu_locale_core::Locale;
-use rquickjs::{Ctx, Exception, Value};
+use rquickjs::{qjs, Array, Ctx, Exception, IntoJs, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -122,4 +122,70 @@ pub(crate) fn hold(
 
 pub(crate) fn range_error<T>(ctx: &Ctx<'_>, message: &str) -> rquickjs::Result<T> {
   Err(Exception::throw_range(ctx, message))
+}
+
+/// ICU4X's answer when its data has nothing for a locale, in V8's words.
+pub(crate) fn locale_error(ctx: &Ctx<'_>) -> rquickjs::Error {
+  Exception::throw_range(ctx, "Incorrect locale information provided")
+}
+
+/// A `style` option the prelude passes as its index in `WIDTHS` (`intl.js`):
+/// `['long', 'short', 'narrow']`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+  Long,
+  Short,
+  Narrow,
+}
+
+impl Width {
+  pub(crate) fn of(index: u32) -> Width {
+    match index {
+      1 => Width::Short,
+      2 => Width::Narrow,
+      _ => Width::Long,
+    }
+  }
+}
+
+/// The formatter of `cache` for `locale` and the options in `key`, made by `make` the first
+/// time (its data error thrown as [`locale_error`]).
+pub(crate) fn formatter<T: 'static, E>(
+  ctx: &Ctx<'_>,
+  cache: &'static std::thread::LocalKey<Cache<T>>,
+  locale: &str,
+  key: std::fmt::Arguments<'_>,
+  make: impl FnOnce(&Locale) -> Result<T, E>,
+) -> rquickjs::Result<Rc<T>> {
+  let key = format!("{locale}|{key}");
+  cache.with(|c| c.get(&key, || make(&self::locale(locale)).map_err(|_| locale_error(ctx))))
+}
+
+/// A list a native hands the prelude, as a JS array made the way CreateDataProperty makes
+/// one: setters a program put on `Array.prototype` or `Object.prototype` never run.
+pub(crate) struct List<T>(pub(crate) Vec<T>);
+
+impl<'js, T: IntoJs<'js>> IntoJs<'js> for List<T> {
+  fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+    let arr = Array::new(ctx.clone())?;
+    let c = ctx.as_raw().as_ptr();
+    for (i, item) in self.0.into_iter().enumerate() {
+      let v = item.into_js(ctx)?;
+      // SAFETY: `arr` is a live array of this context; JS_DefinePropertyValueUint32 takes
+      // the reference we dup for it.
+      let r = unsafe {
+        qjs::JS_DefinePropertyValueUint32(
+          c,
+          arr.as_raw(),
+          i as u32,
+          qjs::JS_DupValue(c, v.as_raw()),
+          qjs::JS_PROP_C_W_E as i32,
+        )
+      };
+      if r < 0 {
+        return Err(rquickjs::Error::Exception);
+      }
+    }
+    Ok(arr.into_value())
+  }
 }

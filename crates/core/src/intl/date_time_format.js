@@ -18,6 +18,8 @@
     return out
   }
   const HOUR_CYCLES = ['h11', 'h12', 'h23', 'h24']
+  /** CLDR's calendar aliases (bcp47/calendar.xml). */
+  const canonicalCalendar = (ca) => (ca === 'islamicc' ? 'islamic-civil' : ca === 'ethiopic-amete-alem' ? 'ethioaa' : ca)
   const DATE_STYLES = ['full', 'long', 'medium', 'short']
   /** Table 7's components, in order, with their values. */
   const COMPONENTS = [
@@ -47,14 +49,15 @@
     getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
     const calendar = getOption(options, 'calendar', 'string', undefined, undefined, ctor)
     if (calendar !== undefined && !test(TYPE, calendar)) throw new RangeError(`Invalid calendar : ${calendar}`)
-    opt.ca = calendar
+    // CanonicalizeUValue('ca', …): lower case, CLDR's aliases.
+    opt.ca = calendar === undefined ? undefined : canonicalCalendar(lower(calendar))
     const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
     if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
     opt.nu = numberingSystem
     const hour12 = getOption(options, 'hour12', 'boolean', undefined, undefined, ctor)
     let hourCycle = getOption(options, 'hourCycle', 'string', HOUR_CYCLES, undefined, ctor)
-    if (hour12 !== undefined) hourCycle = undefined
-    opt.hc = hourCycle
+    // hour12 overrides hourCycle and a -u-hc- keyword (null: the keyword leaves the locale).
+    opt.hc = hour12 !== undefined ? null : hourCycle
     const resolved = resolveLocale(requested, opt, ['ca', 'hc', 'nu'], { ca: CALENDARS, hc: HOUR_CYCLES, nu: NUMBERING_SYSTEMS })
     r.locale = resolved.locale
     r.dataLocale = resolved.dataLocale
@@ -110,7 +113,8 @@
     // What the pattern says (resolvedOptions): the components and clock actually shown.
     const info = native.dateTimeResolved(r.spec)
     r.pattern = info[0]
-    r.calendar = info[1]
+    // ICU4X formats the ISO calendar as the Gregorian one; the program asked for iso8601.
+    r.calendar = resolved.ca === 'iso8601' && info[1] === 'gregory' ? 'iso8601' : info[1]
     r.numberingSystem = native.numberingSystem(r.locale_)
     r.boundFormat = undefined
     setSlot(dtf, r)
@@ -173,7 +177,7 @@
 
   /** ToDateTimeFormattable's x: a time value, or a RangeError. */
   function timeValue(date) {
-    const x = date === undefined ? DateNow() : NumberCtor(date)
+    const x = date === undefined ? DateNow() : +date
     if (!(x - x === 0) || x > 8.64e15 || x < -8.64e15) throw new RangeError('Invalid time value')
     return x < 0 ? -MathFloor(-x) + 0 : MathFloor(x)
   }
@@ -183,15 +187,15 @@
     const step = withSource ? 3 : 2
     for (let i = 0; i < flat.length; i += step) {
       const part = { type: flat[i], value: flat[i + 1] }
-      if (withSource) part.source = flat[i + 2]
+      if (withSource) createData(part, 'source', flat[i + 2])
       push(out, part)
     }
     return out
   }
 
   function DateTimeFormat(locales = undefined, options = undefined) {
-    const dtf = new.target === undefined ? create(DateTimeFormat.prototype) : this
-    return initDateTimeFormat(dtf, locales, options, 'any', 'date')
+    const dtf = create(protoOf(new.target === undefined ? DateTimeFormat : new.target, DateTimeFormat))
+    return chain(initDateTimeFormat(dtf, locales, options, 'any', 'date'), new.target, this, DateTimeFormat)
   }
   const dtfOf = (o, method) => unwrap(o, 'DateTimeFormat', method)
 
@@ -202,7 +206,7 @@
 
   defineMethods(DateTimeFormat.prototype, {
     get format() {
-      const r = dtfOf(this, 'get Intl.DateTimeFormat.prototype.format')
+      const r = unwrapLegacy(this, 'DateTimeFormat', DateTimeFormat, 'get Intl.DateTimeFormat.prototype.format')
       if (r.boundFormat === undefined) {
         r.boundFormat = named((date) => native.dateTimeFormat(r.spec, timeValue(date), false), '')
       }
@@ -215,31 +219,39 @@
     formatRange(startDate, endDate) {
       const r = dtfOf(this, 'Intl.DateTimeFormat.prototype.formatRange')
       const [a, b] = rangeArgs(r, startDate, endDate)
+      // Ends that read the same are one date (PartitionDateTimeRangePattern).
+      const one = native.dateTimeFormat(r.spec, a, false)
+      if (one === native.dateTimeFormat(r.spec, b, false)) return one
       return native.dateTimeFormatRange(r.spec, a, b, false)
     },
     formatRangeToParts(startDate, endDate) {
       const r = dtfOf(this, 'Intl.DateTimeFormat.prototype.formatRangeToParts')
       const [a, b] = rangeArgs(r, startDate, endDate)
+      if (native.dateTimeFormat(r.spec, a, false) === native.dateTimeFormat(r.spec, b, false)) {
+        const parts = partsOf(native.dateTimeFormat(r.spec, a, true), false)
+        for (let i = 0; i < parts.length; i++) createData(parts[i], 'source', 'shared')
+        return parts
+      }
       return partsOf(native.dateTimeFormatRange(r.spec, a, b, true), true)
     },
     resolvedOptions() {
-      const r = dtfOf(this, 'Intl.DateTimeFormat.prototype.resolvedOptions')
+      const r = unwrapLegacy(this, 'DateTimeFormat', DateTimeFormat, 'Intl.DateTimeFormat.prototype.resolvedOptions')
       const shown = patternComponents(r.pattern)
       const out = { locale: r.locale, calendar: r.calendar, numberingSystem: r.numberingSystem, timeZone: r.timeZone }
       if (shown.hourCycle !== undefined) {
-        out.hourCycle = shown.hourCycle
-        out.hour12 = shown.hourCycle === 'h11' || shown.hourCycle === 'h12'
+        createData(out, 'hourCycle', shown.hourCycle)
+        createData(out, 'hour12', shown.hourCycle === 'h11' || shown.hourCycle === 'h12')
       }
       if (r.dateStyle !== undefined || r.timeStyle !== undefined) {
-        if (r.dateStyle !== undefined) out.dateStyle = r.dateStyle
-        if (r.timeStyle !== undefined) out.timeStyle = r.timeStyle
+        if (r.dateStyle !== undefined) createData(out, 'dateStyle', r.dateStyle)
+        if (r.timeStyle !== undefined) createData(out, 'timeStyle', r.timeStyle)
         return out
       }
       for (let i = 0; i < COMPONENTS.length; i++) {
         const prop = COMPONENTS[i][0]
         if (r[prop] === undefined) continue
         const v = shown[prop] !== undefined ? shown[prop] : r[prop]
-        out[prop] = v
+        createData(out, prop, v)
       }
       return out
     },

@@ -8,7 +8,7 @@
 //! components map onto ICU4X's field bag (the ECMA-402 options bag); `dateStyle` and
 //! `timeStyle` onto its field sets with CLDR's lengths.
 
-use crate::intl::common::{self, Cache};
+use crate::intl::common::{self, Cache, List};
 use crate::intl::parts::{self, Parts};
 use crate::zone::Zone;
 use icu_datetime::fieldbag::field as bag;
@@ -52,6 +52,62 @@ struct Dtf {
   fields: CompositeFieldSet,
   range: std::cell::OnceCell<Option<DateRangeFormatter<CompositeFieldSet>>>,
   zone: &'static Zone,
+  /// The day and month ICU4X pads (`dd`, `MM`) where the program asked for numeric ones
+  /// and ICU's pattern for the locale has them unpadded ([`unpadded`]).
+  unpad: Unpad,
+}
+
+/// Which numeric fields lose a leading zero.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Unpad {
+  day: bool,
+  month: bool,
+}
+
+/// Languages whose numeric dates CLDR's `yMd` writes unpadded (`d.M.y`, `y/M/d`, `d-M-y`,
+/// `d/M/y`) while ICU4X's field sets take the short date's `dd.MM.y`: ICU (Node) matches
+/// the skeleton, so there `new Date(0).toLocaleDateString('de-DE')` is `1.1.1970`.
+const UNPADDED_NUMERIC_DATES: &[&str] = &["de", "nl", "ja", "id"];
+
+/// What to unpad for `spec` given the pattern ICU4X chose.
+fn unpadded(spec: &Spec, pattern: &str) -> Unpad {
+  let loc = common::locale(&spec.locale);
+  if !UNPADDED_NUMERIC_DATES.contains(&loc.id.language.as_str()) || !spec.date_style.is_empty() {
+    return Unpad::default();
+  }
+  let run = |c: char| {
+    // The longest run of `c` outside quotes.
+    let (mut best, mut n, mut quoted) = (0, 0, false);
+    for ch in pattern.chars() {
+      if ch == '\'' {
+        quoted = !quoted;
+      }
+      n = if !quoted && ch == c { n + 1 } else { 0 };
+      best = best.max(n);
+    }
+    best
+  };
+  Unpad { day: spec.day == "numeric" && run('d') == 2, month: spec.month == "numeric" && run('M') == 2 }
+}
+
+/// A part's text without the leading zero when `unpad` names its field.
+fn unpad_part(unpad: Unpad, kind: &str, text: &mut String) {
+  let strip = (kind == "day" && unpad.day) || (kind == "month" && unpad.month);
+  if strip && text.len() == 2 && text.starts_with('0') {
+    text.remove(0);
+  }
+}
+
+/// The pattern as resolvedOptions reads it: `d`/`M` where the fields are unpadded.
+fn unpad_pattern(unpad: Unpad, pattern: String) -> String {
+  let mut p = pattern;
+  if unpad.day {
+    p = p.replace("dd", "d");
+  }
+  if unpad.month {
+    p = p.replace("MM", "M");
+  }
+  p
 }
 
 thread_local! {
@@ -208,7 +264,14 @@ fn make(ctx: &Ctx<'_>, spec: &Spec) -> rquickjs::Result<Dtf> {
   let fields = field_set(spec);
   let formatter = DateTimeFormatter::try_new(prefs, fields).map_err(|_| data_error(ctx))?;
   let zone = Zone::get(&spec.zone).unwrap_or_else(Zone::utc);
-  Ok(Dtf { formatter, prefs, fields, range: std::cell::OnceCell::new(), zone })
+  let unpad = match zoned(0.0, zone) {
+    Some(input) => unpadded(
+      spec,
+      &writeable::Writeable::write_to_string(&formatter.format(&input).pattern()),
+    ),
+    None => Unpad::default(),
+  };
+  Ok(Dtf { formatter, prefs, fields, range: std::cell::OnceCell::new(), zone, unpad })
 }
 
 fn dtf(ctx: &Ctx<'_>, record: &Object<'_>) -> rquickjs::Result<Rc<Dtf>> {
@@ -218,19 +281,8 @@ fn dtf(ctx: &Ctx<'_>, record: &Object<'_>) -> rquickjs::Result<Rc<Dtf>> {
 
 const DAY_MS: i64 = 86_400_000;
 
-/// The proleptic Gregorian date of `days` since 1970-01-01 (Howard Hinnant's civil_from_days).
-fn civil_from_days(days: i64) -> (i32, u8, u8) {
-  let z = days + 719_468;
-  let era = z.div_euclid(146_097);
-  let doe = z.rem_euclid(146_097);
-  let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-  let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  let mp = (5 * doy + 2) / 153;
-  let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
-  let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
-  let y = yoe + era * 400 + i64::from(m <= 2);
-  (y as i32, m, d)
-}
+/// 1970-01-01's Rata Die.
+const UNIX_EPOCH_RATA_DIE: i64 = 719_163;
 
 /// Instant `t` (ms, a valid time value) in `zone` as ICU4X's input.
 fn zoned(t: f64, zone: &Zone) -> Option<ZonedDateTime<icu_calendar::Iso, TimeZoneInfo<AtTime>>> {
@@ -239,8 +291,12 @@ fn zoned(t: f64, zone: &Zone) -> Option<ZonedDateTime<icu_calendar::Iso, TimeZon
   let local = t + offset;
   let days = local.div_euclid(DAY_MS);
   let ms = local.rem_euclid(DAY_MS);
-  let (y, m, d) = civil_from_days(days);
-  let date = icu_calendar::Date::try_new_iso(y, m, d).ok()?;
+  // By its Rata Die (day 1 is 0001-01-01): ICU4X's constructors stop at year ±9999, the
+  // time values reach ±271821.
+  let date = icu_calendar::Date::from_rata_die(
+    icu_calendar::types::RataDie::new(days + UNIX_EPOCH_RATA_DIE),
+    icu_calendar::Iso,
+  );
   let time = Time::try_new(
     (ms / 3_600_000) as u8,
     (ms / 60_000 % 60) as u8,
@@ -296,66 +352,13 @@ fn rename(part: writeable::Part) -> &'static str {
   }
 }
 
-/// A formatted range as `[type, value, source, …]`: inside ICU4X's start or end annotation
-/// a piece is `startRange`/`endRange`, elsewhere `shared`.
-#[derive(Default)]
-struct RangeParts {
-  stack: Vec<&'static str>,
-  source: Vec<&'static str>,
-  out: Vec<(&'static str, String, &'static str)>,
-}
-
-impl std::fmt::Write for RangeParts {
-  fn write_str(&mut self, s: &str) -> std::fmt::Result {
-    if s.is_empty() {
-      return Ok(());
-    }
-    let kind = self.stack.last().copied().unwrap_or("literal");
-    let source = self.source.last().copied().unwrap_or("shared");
-    match self.out.last_mut() {
-      Some((k, text, src)) if *k == kind && *src == source => text.push_str(s),
-      _ => self.out.push((kind, s.to_owned(), source)),
-    }
-    Ok(())
-  }
-}
-
-impl writeable::PartsWrite for RangeParts {
-  type SubPartsWrite = RangeParts;
-  fn with_part(
-    &mut self,
-    part: writeable::Part,
-    mut f: impl FnMut(&mut Self::SubPartsWrite) -> std::fmt::Result,
-  ) -> std::fmt::Result {
-    use icu_datetime::parts as p;
-    if part == p::RANGE_START || part == p::RANGE_END {
-      self.source.push(if part == p::RANGE_START { "startRange" } else { "endRange" });
-      let r = f(self);
-      self.source.pop();
-      return r;
-    }
-    let name = rename(part);
-    let name = if name.is_empty() { self.stack.last().copied().unwrap_or("literal") } else { name };
-    self.stack.push(name);
-    let r = f(self);
-    self.stack.pop();
-    r
-  }
-}
-
-fn range_parts_array<'js>(
-  ctx: &Ctx<'js>,
-  w: &impl writeable::Writeable,
-) -> rquickjs::Result<Value<'js>> {
-  let mut p = RangeParts::default();
-  let _ = w.write_to_parts(&mut p);
-  let arr = rquickjs::Array::new(ctx.clone())?;
-  for (i, (k, t, src)) in p.out.iter().enumerate() {
-    arr.set(3 * i, *k)?;
-    arr.set(3 * i + 1, v8_spaces(t))?;
-    arr.set(3 * i + 2, *src)?;
-  }
-  Ok(arr.into_value())
+/// A formatted range's parts (type, value, source), V8's spaces.
+fn range_parts(w: &impl writeable::Writeable) -> Vec<(&'static str, String, &'static str)> {
+  use icu_datetime::parts as p;
+  Parts::of_range(w, rename, p::RANGE_START, p::RANGE_END)
+    .into_iter()
+    .map(|(k, t, src)| (k, v8_spaces(&t), src))
+    .collect()
 }
 
 /// CLDR writes U+202F (narrow no-break space) before the day period (`2:04\u{202f}PM`) and
@@ -381,10 +384,17 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
         let f = dtf(&ctx, &record)?;
         let input = zoned(t, f.zone).ok_or_else(|| range_error(&ctx))?;
         let formatted = f.formatter.format(&input);
-        if to_parts {
-          let parts: Vec<_> =
+        if to_parts || f.unpad != Unpad::default() {
+          let mut parts: Vec<_> =
             Parts::of(&formatted, rename).into_iter().map(|(k, t)| (k, v8_spaces(&t))).collect();
-          return parts::array(&ctx, &parts);
+          for (kind, text) in parts.iter_mut() {
+            unpad_part(f.unpad, kind, text);
+          }
+          if to_parts {
+            return parts::array(&ctx, &parts);
+          }
+          let text: String = parts.into_iter().map(|(_, t)| t).collect();
+          return Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value());
         }
         let text = v8_spaces(&writeable::Writeable::write_to_string(&formatted));
         Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
@@ -407,8 +417,16 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
         let range = f.range.get_or_init(|| DateRangeFormatter::try_new(f.prefs, f.fields).ok());
         let Some(range) = range else { return Err(data_error(&ctx)) };
         let formatted = range.format(&start, &end);
-        if to_parts {
-          return range_parts_array(&ctx, &formatted);
+        if to_parts || f.unpad != Unpad::default() {
+          let mut parts = range_parts(&formatted);
+          for (kind, text, _) in parts.iter_mut() {
+            unpad_part(f.unpad, kind, text);
+          }
+          if to_parts {
+            return parts::range_array(&ctx, &parts);
+          }
+          let text: String = parts.into_iter().map(|(_, t, _)| t).collect();
+          return Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value());
         }
         let text = v8_spaces(&writeable::Writeable::write_to_string(&formatted));
         Ok(rquickjs::String::from_str(ctx.clone(), &text)?.into_value())
@@ -419,12 +437,14 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "dateTimeResolved",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<Vec<String>> {
+      |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<List<String>> {
         let f = dtf(&ctx, &record)?;
         let input = zoned(0.0, f.zone).ok_or_else(|| range_error(&ctx))?;
-        let pattern =
-          writeable::Writeable::write_to_string(&f.formatter.format(&input).pattern()).into_owned();
-        Ok(vec![pattern, calendar_name(&f.formatter).to_owned()])
+        let pattern = unpad_pattern(
+          f.unpad,
+          writeable::Writeable::write_to_string(&f.formatter.format(&input).pattern()).into_owned(),
+        );
+        Ok(List(vec![pattern, calendar_name(&f.formatter).to_owned()]))
       },
     )?,
   )?;
@@ -447,7 +467,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
       Zone::of_context(ctx.as_raw().as_ptr()).name().to_owned()
     })?,
   )?;
-  n.set("timeZoneNames", Function::new(ctx.clone(), || -> Vec<String> { Zone::names() })?)?;
+  n.set("timeZoneNames", Function::new(ctx.clone(), || -> List<String> { List(Zone::names()) })?)?;
   Ok(())
 }
 
@@ -494,15 +514,21 @@ mod tests {
       fields,
       range: Default::default(),
       zone: Zone::get(&spec.zone).unwrap_or_else(Zone::utc),
+      unpad: Unpad::default(),
     }
   }
 
   #[test]
-  fn civil_dates_of_the_epoch_days() {
-    assert_eq!(civil_from_days(0), (1970, 1, 1));
-    assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-    assert_eq!(civil_from_days(100_000_000), (275_760, 9, 13));
+  fn instants_become_iso_dates_across_the_whole_time_range() {
+    let ymd = |t: f64| {
+      let z = zoned(t, Zone::utc()).unwrap();
+      (z.date.year().extended_year(), z.date.month().ordinal, z.date.day_of_month().0)
+    };
+    assert_eq!(ymd(0.0), (1970, 1, 1));
+    assert_eq!(ymd(-1.0), (1969, 12, 31));
+    assert_eq!(ymd(19_782.0 * 86_400_000.0), (2024, 2, 29));
+    assert_eq!(ymd(8.64e15), (275_760, 9, 13));
+    assert_eq!(ymd(-8.64e15), (-271_821, 4, 20));
   }
 
   #[test]
@@ -524,5 +550,29 @@ mod tests {
       ..Default::default()
     };
     assert_eq!(fmt(spec, 0.0), "1/1/1970");
+  }
+
+  #[test]
+  fn numeric_days_and_months_lose_icu4x_padding_where_icu_has_none() {
+    let numeric = |locale: &str| Spec {
+      locale: locale.into(),
+      year: "numeric".into(),
+      month: "numeric".into(),
+      day: "numeric".into(),
+      ..Default::default()
+    };
+    assert_eq!(unpadded(&numeric("de-DE"), "dd.MM.y"), Unpad { day: true, month: true });
+    assert_eq!(unpadded(&numeric("ja"), "y/MM/dd"), Unpad { day: true, month: true });
+    // en-GB's yMd is dd/MM/y in ICU too; 2-digit and styles keep ICU4X's pattern.
+    assert_eq!(unpadded(&numeric("en-GB"), "dd/MM/y"), Unpad::default());
+    let two = Spec { day: "2-digit".into(), ..numeric("de") };
+    assert_eq!(unpadded(&two, "dd.MM.y"), Unpad { day: false, month: true });
+    assert_eq!(unpad_pattern(Unpad { day: true, month: true }, "dd.MM.y, HH:mm".into()), "d.M.y, HH:mm");
+    let mut day = "01".to_owned();
+    unpad_part(Unpad { day: true, month: false }, "day", &mut day);
+    assert_eq!(day, "1");
+    let mut month = "01".to_owned();
+    unpad_part(Unpad { day: true, month: false }, "month", &mut month);
+    assert_eq!(month, "01");
   }
 }

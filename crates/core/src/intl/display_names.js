@@ -2,10 +2,9 @@
   // ---- Intl.DisplayNames ----------------------------------------------------------------
 
   const DISPLAY_TYPES = ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField']
-  const DISPLAY_STYLES = ['long', 'short', 'narrow']
   const DATE_TIME_FIELDS = ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName']
 
-  function DisplayNames(locales = undefined, options = undefined) {
+  function DisplayNames(locales, options) {
     if (new.target === undefined) throw new TypeError("Constructor Intl.DisplayNames requires 'new'")
     const requested = canonicalizeLocaleList(locales)
     options = getOptionsObject(options)
@@ -14,7 +13,7 @@
     r.kind = 'DisplayNames'
     getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
     const resolved = resolveLocale(requested, create(null), [], create(null))
-    r.style = getOption(options, 'style', 'string', DISPLAY_STYLES, 'long', ctor)
+    r.style = getOption(options, 'style', 'string', WIDTHS, 'long', ctor)
     const type = getOption(options, 'type', 'string', DISPLAY_TYPES, undefined, ctor)
     if (type === undefined) throw new TypeError('invalid_argument')
     r.type = type
@@ -66,7 +65,7 @@
       code = canonicalCode(r.type, code)
       const kind = apply(arrayIndexOf, DISPLAY_TYPES, [r.type])
       const name = kind <= 3
-        ? native.displayName(r.dataLocale, apply(arrayIndexOf, DISPLAY_STYLES, [r.style]), kind, code, r.languageDisplay === 'dialect')
+        ? native.displayName(r.dataLocale, apply(arrayIndexOf, WIDTHS, [r.style]), kind, code, r.languageDisplay === 'dialect')
         : undefined
       if (name !== undefined) return name
       return r.fallback === 'code' ? code : undefined
@@ -74,7 +73,7 @@
     resolvedOptions() {
       const r = dnOf(this, 'Intl.DisplayNames.prototype.resolvedOptions')
       const out = { locale: r.locale, style: r.style, type: r.type, fallback: r.fallback }
-      if (r.type === 'language') out.languageDisplay = r.languageDisplay
+      if (r.type === 'language') createData(out, 'languageDisplay', r.languageDisplay)
       return out
     },
   })

@@ -16,7 +16,7 @@
   const ownKeys = Reflect.ownKeys
   const WeakMapCtor = WeakMap
   const { get: wmGet, set: wmSet, has: wmHas } = WeakMap.prototype
-  const { push: arrayPush, join: arrayJoin, indexOf: arrayIndexOf, sort: arraySort } = Array.prototype
+  const { join: arrayJoin, indexOf: arrayIndexOf, sort: arraySort } = Array.prototype
   const { slice: strSlice, indexOf: strIndexOf, split: strSplit, toLowerCase: strLower, toUpperCase: strUpper, replace: strReplace } = String.prototype
   const regexpTest = RegExp.prototype.test
   const numberValueOf = Number.prototype.valueOf
@@ -29,7 +29,10 @@
   const MathFloor = Math.floor
   const isNaNFn = Number.isNaN
 
-  const push = (arr, v) => apply(arrayPush, arr, [v])
+  /** CreateDataProperty: an own data property, never a setter a program put on a prototype. */
+  const createData = (o, key, value) => defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true })
+  /** Appends to an array as CreateDataProperty does (programs' setters on Array.prototype stay out). */
+  const push = (arr, v) => createData(arr, arr.length, v)
   const join = (arr, sep) => apply(arrayJoin, arr, [sep])
   const includes = (arr, v) => apply(arrayIndexOf, arr, [v]) !== -1
   const lower = (s) => apply(strLower, s, [])
@@ -75,6 +78,36 @@
     return r
   }
 
+  /** %Intl%.[[FallbackSymbol]]: where a legacy-constructed NumberFormat/DateTimeFormat keeps its object. */
+  const FALLBACK = Symbol('IntlLegacyConstructedSymbol')
+
+  /** OrdinaryHasInstance(C, o). */
+  function ordinaryHasInstance(C, o) {
+    if (o === null || (typeof o !== 'object' && typeof o !== 'function')) return false
+    const p = C.prototype
+    for (let q = getPrototypeOf(o); q !== null; q = getPrototypeOf(q)) if (q === p) return true
+    return false
+  }
+
+  /** ChainNumberFormat/ChainDateTimeFormat: `Ctor.call(obj)` on an object that inherits from
+   * its prototype keeps the new object under the fallback symbol and returns `obj`. */
+  function chain(made, newTarget, self, Ctor) {
+    if (newTarget === undefined && ordinaryHasInstance(Ctor, self)) {
+      defineProperty(self, FALLBACK, { value: made, writable: false, enumerable: false, configurable: false })
+      return self
+    }
+    return made
+  }
+
+  /** UnwrapNumberFormat/UnwrapDateTimeFormat: the record, through the fallback symbol for a
+   * legacy-constructed object. */
+  function unwrapLegacy(o, kind, Ctor, method) {
+    if (o === null || (typeof o !== 'object' && typeof o !== 'function')) throw incompatible(method, o)
+    const r = slotOf(o)
+    if ((r === undefined || r.kind !== kind) && ordinaryHasInstance(Ctor, o)) return unwrap(o[FALLBACK], kind, method)
+    return unwrap(o, kind, method)
+  }
+
   /** GetPrototypeFromConstructor(newTarget, the intrinsic's prototype). */
   function protoOf(newTarget, intrinsic) {
     const p = newTarget.prototype
@@ -85,6 +118,10 @@
     if (v === null || v === undefined) throw new TypeError('Cannot convert undefined or null to object')
     return ObjectCtor(v)
   }
+
+  /** The `style` values of the services that name things in three widths, in the order the
+   * natives take them (common.rs's `Width`). */
+  const WIDTHS = ['long', 'short', 'narrow']
 
   /** CoerceOptionsToObject. */
   const coerceOptions = (options) => (options === undefined ? create(null) : toObject(options))
@@ -236,7 +273,12 @@
         }
       }
       const optionsValue = options[key]
-      if (optionsValue !== undefined) {
+      if (optionsValue === null) {
+        // An option that overrides the keyword without a value of its own (DateTimeFormat's
+        // hour12 over -u-hc-): the keyword leaves the locale.
+        value = undefined
+        addition = ''
+      } else if (optionsValue !== undefined) {
         const v = optionsValue === '' ? 'true' : optionsValue
         if (allowed === undefined || includes(allowed, v)) {
           if (v !== value) addition = ''
@@ -289,9 +331,12 @@
     defineValue(Intl, name, Ctor)
     defineProperty(Ctor.prototype, SymbolToStringTag, { value: `Intl.${name}`, configurable: true })
     defineProperty(Ctor, 'prototype', { writable: false, enumerable: false, configurable: false })
-    defineValue(Ctor, 'supportedLocalesOf', named(function supportedLocalesOf(locales, options = undefined) {
-      return supportedLocales(canonicalizeLocaleList(locales), options)
-    }, 'supportedLocalesOf'))
+    // A method (no prototype, not a constructor), as built-in functions are.
+    defineValue(Ctor, 'supportedLocalesOf', {
+      supportedLocalesOf(locales, options = undefined) {
+        return supportedLocales(canonicalizeLocaleList(locales), options)
+      },
+    }.supportedLocalesOf)
   }
 
   /**
@@ -306,27 +351,31 @@
   const DATE_TO_LOCALE_STRING = 5
   const DATE_TO_LOCALE_DATE_STRING = 6
   const DATE_TO_LOCALE_TIME_STRING = 7
-  const localeMethods = []
+  const localeMethods = create(null)
 
   /** `Intl.supportedValuesOf` answers, by key; a service adds its own. */
   const supportedValues = create(null)
 
-  defineValue(Intl, 'getCanonicalLocales', named(function getCanonicalLocales(locales) {
-    const ll = canonicalizeLocaleList(locales, true)
-    const out = []
-    for (let i = 0; i < ll.length; i++) push(out, ll[i])
-    return out
-  }, 'getCanonicalLocales'))
+  defineValue(Intl, 'getCanonicalLocales', {
+    getCanonicalLocales(locales) {
+      const ll = canonicalizeLocaleList(locales, true)
+      const out = []
+      for (let i = 0; i < ll.length; i++) push(out, ll[i])
+      return out
+    },
+  }.getCanonicalLocales)
 
-  defineValue(Intl, 'supportedValuesOf', named(function supportedValuesOf(key) {
-    key = `${key}`
-    const values = supportedValues[key]
-    if (values === undefined) throw new RangeError(`Invalid key : ${key}`)
-    const list = typeof values === 'function' ? values() : values
-    const out = []
-    for (let i = 0; i < list.length; i++) push(out, list[i])
-    return out
-  }, 'supportedValuesOf'))
+  defineValue(Intl, 'supportedValuesOf', {
+    supportedValuesOf(key) {
+      key = `${key}`
+      const values = supportedValues[key]
+      if (values === undefined) throw new RangeError(`Invalid key : ${key}`)
+      const list = typeof values === 'function' ? values() : values
+      const out = []
+      for (let i = 0; i < list.length; i++) push(out, list[i])
+      return out
+    },
+  }.supportedValuesOf)
 
   /** Locale-sensitive case mapping (toLocaleLowerCase/toLocaleUpperCase). */
   function localeCase(that, locales, toUpper) {

@@ -2,7 +2,6 @@
   // ---- Intl.ListFormat ------------------------------------------------------------------
 
   const LIST_TYPES = ['conjunction', 'disjunction', 'unit']
-  const LIST_STYLES = ['long', 'short', 'narrow']
 
   /** StringListFromIterable: every value a string, else a TypeError (the iterator closed). */
   function stringList(iterable) {
@@ -43,12 +42,12 @@
     r.locale = resolved.locale
     r.dataLocale = resolved.dataLocale
     r.type = getOption(options, 'type', 'string', LIST_TYPES, 'conjunction', ctor)
-    r.style = getOption(options, 'style', 'string', LIST_STYLES, 'long', ctor)
+    r.style = getOption(options, 'style', 'string', WIDTHS, 'long', ctor)
     setSlot(this, r)
   }
   const lfOf = (o, method) => unwrap(o, 'ListFormat', method)
   const listFormat = (r, list, toParts) =>
-    native.listFormat(r.dataLocale, apply(arrayIndexOf, LIST_TYPES, [r.type]), apply(arrayIndexOf, LIST_STYLES, [r.style]), list, toParts)
+    native.listFormat(r.dataLocale, apply(arrayIndexOf, LIST_TYPES, [r.type]), apply(arrayIndexOf, WIDTHS, [r.style]), list, toParts)
   defineMethods(ListFormat.prototype, {
     format(list) {
       const r = lfOf(this, 'Intl.ListFormat.prototype.format')

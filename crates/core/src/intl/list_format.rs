@@ -2,7 +2,7 @@
 //! short, narrow), with the locale-dependent joiners (Spanish `y`/`e`, Hebrew `ו`…) ICU4X
 //! picks from each element.
 
-use crate::intl::common::{self, hold, Cache};
+use crate::intl::common::{self, hold, Cache, Width};
 use crate::intl::parts::{self, Parts};
 use icu_list::options::{ListFormatterOptions, ListLength};
 use icu_list::{parts as list_parts, ListFormatter};
@@ -12,32 +12,25 @@ thread_local! {
   static FORMATTERS: Cache<ListFormatter> = const { Cache::new() };
 }
 
-/// The formatter for `locale`, `kind` (0 conjunction, 1 disjunction, 2 unit) and `style`
-/// (0 long, 1 short, 2 narrow).
+/// The formatter for `locale`, `kind` (0 conjunction, 1 disjunction, 2 unit) and `style`.
 fn formatter(
   ctx: &Ctx<'_>,
   locale: &str,
   kind: u32,
-  style: u32,
+  style: Width,
 ) -> rquickjs::Result<std::rc::Rc<ListFormatter>> {
-  let key = format!("{locale}|{kind}|{style}");
-  FORMATTERS.with(|cache| {
-    cache.get(&key, || {
-      let loc = common::locale(locale);
-      let length = match style {
-        1 => ListLength::Short,
-        2 => ListLength::Narrow,
-        _ => ListLength::Wide,
-      };
-      let options = ListFormatterOptions::default().with_length(length);
-      let made = match kind {
-        1 => ListFormatter::try_new_or((&loc).into(), options),
-        2 => ListFormatter::try_new_unit((&loc).into(), options),
-        _ => ListFormatter::try_new_and((&loc).into(), options),
-      };
-      made
-        .map_err(|_| rquickjs::Exception::throw_range(ctx, "Incorrect locale information provided"))
-    })
+  common::formatter(ctx, &FORMATTERS, locale, format_args!("{kind}|{style:?}"), |loc| {
+    let length = match style {
+      Width::Long => ListLength::Wide,
+      Width::Short => ListLength::Short,
+      Width::Narrow => ListLength::Narrow,
+    };
+    let options = ListFormatterOptions::default().with_length(length);
+    match kind {
+      1 => ListFormatter::try_new_or(loc.into(), options),
+      2 => ListFormatter::try_new_unit(loc.into(), options),
+      _ => ListFormatter::try_new_and(loc.into(), options),
+    }
   })
 }
 
@@ -72,7 +65,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
        list: Array<'js>,
        to_parts: bool|
        -> rquickjs::Result<Value<'js>> {
-        let f = formatter(&ctx, &locale, kind, style)?;
+        let f = formatter(&ctx, &locale, kind, Width::of(style))?;
         let items = elements(&ctx, &list)?;
         let formatted = f.format(items.iter().map(String::as_str));
         if to_parts {

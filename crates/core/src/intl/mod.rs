@@ -53,6 +53,7 @@ const SOURCE: &str = concat!(
   include_str!("date_time_format.js"),
   include_str!("relative_time_format.js"),
   include_str!("list_format.js"),
+  include_str!("duration_format.js"),
   include_str!("segmenter.js"),
   include_str!("display_names.js"),
   include_str!("end.js"),
@@ -63,7 +64,10 @@ pub static PRELUDE: Prelude = Prelude::new(c"prelude/intl.js", SOURCE);
 
 /// The natives object handed to the prelude's factory: each service adds its own.
 fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
+  // No prototype: the prelude may load after a program put setters on Object.prototype
+  // (a setter named like a native would swallow it).
   let n = Object::new(ctx.clone())?;
+  n.set_prototype(None)?;
   locale::define(ctx, &n)?;
   number_format::define(ctx, &n)?;
   plural_rules::define(ctx, &n)?;

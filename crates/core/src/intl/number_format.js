@@ -104,14 +104,14 @@
 
   /** The resolved digit options in resolvedOptions order. */
   function digitOptionsInto(out, r) {
-    out.minimumIntegerDigits = r.minimumIntegerDigits
+    createData(out, 'minimumIntegerDigits', r.minimumIntegerDigits)
     if (r.minimumFractionDigits !== undefined) {
-      out.minimumFractionDigits = r.minimumFractionDigits
-      out.maximumFractionDigits = r.maximumFractionDigits
+      createData(out, 'minimumFractionDigits', r.minimumFractionDigits)
+      createData(out, 'maximumFractionDigits', r.maximumFractionDigits)
     }
     if (r.minimumSignificantDigits !== undefined) {
-      out.minimumSignificantDigits = r.minimumSignificantDigits
-      out.maximumSignificantDigits = r.maximumSignificantDigits
+      createData(out, 'minimumSignificantDigits', r.minimumSignificantDigits)
+      createData(out, 'maximumSignificantDigits', r.maximumSignificantDigits)
     }
   }
 
@@ -231,12 +231,12 @@
     let proto = target.prototype
     if (proto === null || (typeof proto !== 'object' && typeof proto !== 'function')) proto = NumberFormat.prototype
     const nf = create(proto)
-    return initNumberFormat(nf, locales, options)
+    return chain(initNumberFormat(nf, locales, options), new.target, this, NumberFormat)
   }
   const nfOf = (o, method) => unwrap(o, 'NumberFormat', method)
   defineMethods(NumberFormat.prototype, {
     get format() {
-      const r = nfOf(this, 'get Intl.NumberFormat.prototype.format')
+      const r = unwrapLegacy(this, 'NumberFormat', NumberFormat, 'get Intl.NumberFormat.prototype.format')
       if (r.boundFormat === undefined) {
         r.boundFormat = named((value) => native.numberFormat(r, toIntlMathematicalValue(value)), '')
       }
@@ -258,29 +258,29 @@
       return rangeParts(r, start, end)
     },
     resolvedOptions() {
-      const r = nfOf(this, 'Intl.NumberFormat.prototype.resolvedOptions')
+      const r = unwrapLegacy(this, 'NumberFormat', NumberFormat, 'Intl.NumberFormat.prototype.resolvedOptions')
       const out = {}
-      out.locale = r.locale
-      out.numberingSystem = r.numberingSystem
-      out.style = r.style
+      createData(out, 'locale', r.locale)
+      createData(out, 'numberingSystem', r.numberingSystem)
+      createData(out, 'style', r.style)
       if (r.style === 'currency') {
-        out.currency = r.currency
-        out.currencyDisplay = r.currencyDisplay
-        out.currencySign = r.currencySign
+        createData(out, 'currency', r.currency)
+        createData(out, 'currencyDisplay', r.currencyDisplay)
+        createData(out, 'currencySign', r.currencySign)
       }
       if (r.style === 'unit') {
-        out.unit = r.unit
-        out.unitDisplay = r.unitDisplay
+        createData(out, 'unit', r.unit)
+        createData(out, 'unitDisplay', r.unitDisplay)
       }
       digitOptionsInto(out, r)
-      out.useGrouping = r.useGrouping
-      out.notation = r.notation
-      if (r.notation === 'compact') out.compactDisplay = r.compactDisplay
-      out.signDisplay = r.signDisplay
-      out.roundingIncrement = r.roundingIncrement
-      out.roundingMode = r.roundingMode
-      out.roundingPriority = r.roundingPriority
-      out.trailingZeroDisplay = r.trailingZeroDisplay
+      createData(out, 'useGrouping', r.useGrouping)
+      createData(out, 'notation', r.notation)
+      if (r.notation === 'compact') createData(out, 'compactDisplay', r.compactDisplay)
+      createData(out, 'signDisplay', r.signDisplay)
+      createData(out, 'roundingIncrement', r.roundingIncrement)
+      createData(out, 'roundingMode', r.roundingMode)
+      createData(out, 'roundingPriority', r.roundingPriority)
+      createData(out, 'trailingZeroDisplay', r.trailingZeroDisplay)
       return out
     },
   })

@@ -9,6 +9,7 @@
 //! the digits themselves always come from our rounding, never ICU4X's formatters' own.
 
 use crate::intl::common::{self, range_error, Cache};
+use crate::intl::parts::{self, Parts};
 use fixed_decimal::{
   Decimal, FloatPrecision, RoundingIncrement, Sign, SignedRoundingMode, UnsignedDecimal,
   UnsignedRoundingMode,
@@ -16,11 +17,10 @@ use fixed_decimal::{
 use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
 use icu_decimal::{CompactDecimalFormatter, DecimalFormatter};
 use icu_plurals::{PluralCategory, PluralRules};
-use rquickjs::{Array, Ctx, Function, Object, Value};
+use rquickjs::{Ctx, Function, Object, Value};
 use std::cell::RefCell;
-use std::fmt;
 use std::rc::Rc;
-use writeable::{Part, PartsWrite, Writeable};
+use writeable::Writeable;
 
 /// The resolved options the prelude hands over (its `record`), as the natives use them.
 #[derive(Debug, Clone)]
@@ -334,46 +334,10 @@ pub(crate) fn num_of(ctx: &Ctx<'_>, v: &Value<'_>) -> rquickjs::Result<Num> {
   }
 }
 
-/// Collects a Writeable's output as ECMA-402 parts (innermost part wins; consecutive text
-/// of one part merged).
-#[derive(Default)]
-struct Parts {
-  stack: Vec<&'static str>,
-  out: Vec<(&'static str, String)>,
-}
-
-impl fmt::Write for Parts {
-  fn write_str(&mut self, s: &str) -> fmt::Result {
-    if s.is_empty() {
-      return Ok(());
-    }
-    let kind = self.stack.last().copied().unwrap_or("literal");
-    match self.out.last_mut() {
-      Some((k, text)) if *k == kind => text.push_str(s),
-      _ => self.out.push((kind, s.to_owned())),
-    }
-    Ok(())
-  }
-}
-
-impl PartsWrite for Parts {
-  type SubPartsWrite = Parts;
-  fn with_part(
-    &mut self,
-    part: Part,
-    mut f: impl FnMut(&mut Self::SubPartsWrite) -> fmt::Result,
-  ) -> fmt::Result {
-    self.stack.push(part.value);
-    let r = f(self);
-    self.stack.pop();
-    r
-  }
-}
-
+/// A Writeable's output as parts named by ICU4X's own part names (`integer`, `group`, …,
+/// which are ECMA-402's).
 fn parts_of(w: &impl Writeable) -> Vec<(&'static str, String)> {
-  let mut p = Parts::default();
-  let _ = w.write_to_parts(&mut p);
-  p.out
+  Parts::of(w, |part| part.value)
 }
 
 /// A pattern around a number: the parts before and after it.
@@ -433,6 +397,9 @@ pub(crate) struct Formatter {
   named: RefCell<Vec<(PluralCategory, [Affix; 3])>>,
   plurals: Option<PluralRules>,
   compact: Option<CompactDecimalFormatter>,
+  /// The digits of a `-u-nu-` system ICU4X has no symbols for (it writes Latin digits),
+  /// put in place of `0`-`9` ([`requested_digits`]).
+  digits: Option<[char; 10]>,
 }
 
 thread_local! {
@@ -465,6 +432,7 @@ impl Formatter {
     let minus = sign_of(Sign::Negative);
     let plus = sign_of(Sign::Positive);
     let one = decimal.format(&Decimal::from(1)).to_string();
+    let digits = requested_digits(&loc, &decimal);
     let mut f = Formatter {
       spec,
       decimal,
@@ -474,6 +442,7 @@ impl Formatter {
       named: RefCell::new(Vec::new()),
       plurals: None,
       compact: None,
+      digits,
     };
     match f.spec.style {
       Style::Percent => {
@@ -564,7 +533,9 @@ impl Formatter {
       }
     };
     let shown = Decimal::from(2);
-    self.assemble(ctx, negative, false, number, exponent, None, &shown)
+    // NaN takes no sign where zero takes none (exceptZero, negative).
+    let nan = matches!(x, Num::NaN);
+    self.assemble(ctx, negative, nan, number, exponent, None, &shown)
   }
 
   /// Rounds the magnitude, scaling it first for scientific, engineering and compact
@@ -687,6 +658,16 @@ impl Formatter {
         out.extend(a.after);
       }
       None => out = self.signed(body, sign),
+    }
+    if let Some(digits) = &self.digits {
+      for (kind, text) in out.iter_mut() {
+        if matches!(*kind, "integer" | "fraction" | "exponentInteger") {
+          *text = text
+            .chars()
+            .map(|c| if c.is_ascii_digit() { digits[c as usize - '0' as usize] } else { c })
+            .collect();
+        }
+      }
     }
     Ok(out)
   }
@@ -913,18 +894,6 @@ fn currency_digits(code: &str) -> u8 {
   resp.payload.get().resolve(code).digits
 }
 
-fn parts_array<'js>(
-  ctx: &Ctx<'js>,
-  parts: &[(&'static str, String)],
-) -> rquickjs::Result<Value<'js>> {
-  let arr = Array::new(ctx.clone())?;
-  for (i, (k, t)) in parts.iter().enumerate() {
-    arr.set(2 * i, *k)?;
-    arr.set(2 * i + 1, t.as_str())?;
-  }
-  Ok(arr.into_value())
-}
-
 /// The cached formatter for a record.
 fn formatter(ctx: &Ctx<'_>, record: &Object<'_>) -> rquickjs::Result<Rc<Formatter>> {
   let key = get_str(record, "key");
@@ -940,7 +909,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
         let f = formatter(&ctx, &record)?;
         let x = num_of(&ctx, &x)?;
         let parts = f.format(&ctx, &x)?;
-        parts_array(&ctx, &parts)
+        parts::array(&ctx, &parts)
       },
     )?,
   )?;
@@ -968,7 +937,11 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
       let loc = common::locale(&common::utf8(&ctx, &tag)?);
       let df = DecimalFormatter::try_new((&loc).into(), Default::default())
         .map_err(|_| data_error(&ctx))?;
-      // The digits tell the system: ICU4X resolves the -u-nu- key and the locale default.
+      // The digits tell the system: ICU4X resolves the -u-nu- key and the locale default;
+      // a system it writes in Latin digits is still the one asked for (its digits replace them).
+      if let Some(d) = requested_digits(&loc, &df) {
+        return Ok(numbering_system_of(d[0]).to_owned());
+      }
       let zero = df.format(&Decimal::from(0)).to_string();
       Ok(numbering_system_of(zero.chars().next().unwrap_or('0')).to_owned())
     })?,
@@ -996,30 +969,60 @@ fn exponent_symbol(locale: &str, minus: &str) -> &'static str {
 }
 
 /// The numbering system whose zero digit is `zero`.
-fn numbering_system_of(zero: char) -> &'static str {
-  match zero as u32 {
-    0x0660 => "arab",
-    0x06F0 => "arabext",
-    0x0966 => "deva",
-    0x09E6 => "beng",
-    0x0A66 => "guru",
-    0x0AE6 => "gujr",
-    0x0B66 => "orya",
-    0x0BE6 => "tamldec",
-    0x0C66 => "telu",
-    0x0CE6 => "knda",
-    0x0D66 => "mlym",
-    0x0E50 => "thai",
-    0x0ED0 => "laoo",
-    0x0F20 => "tibt",
-    0x1040 => "mymr",
-    0x17E0 => "khmr",
-    0x1810 => "mong",
-    0xFF10 => "fullwide",
-    0x3007 => "hanidec",
-    0x1E950 => "adlm",
-    _ => "latn",
+/// The numbering systems of simple decimal digits (CLDR's numbers.xml), by the code point of
+/// their zero (contiguous digits from there); `hanidec` has its own.
+const DIGIT_ZEROS: &[(&str, u32)] = &[
+  ("adlm", 0x1E950), ("ahom", 0x11730), ("arab", 0x0660), ("arabext", 0x06F0), ("bali", 0x1B50),
+  ("beng", 0x09E6), ("bhks", 0x11C50), ("brah", 0x11066), ("cakm", 0x11136), ("cham", 0xAA50),
+  ("deva", 0x0966), ("diak", 0x11950), ("fullwide", 0xFF10), ("gara", 0x10D40), ("gong", 0x11DA0),
+  ("gonm", 0x11D50), ("gujr", 0x0AE6), ("gukh", 0x16130), ("guru", 0x0A66), ("hmng", 0x16B50),
+  ("hmnp", 0x1E140), ("java", 0xA9D0), ("kali", 0xA900), ("kawi", 0x11F50), ("khmr", 0x17E0),
+  ("knda", 0x0CE6), ("krai", 0x16D70), ("lana", 0x1A80), ("lanatham", 0x1A90), ("laoo", 0x0ED0),
+  ("latn", 0x30), ("lepc", 0x1C40), ("limb", 0x1946), ("mathbold", 0x1D7CE), ("mathdbl", 0x1D7D8),
+  ("mathmono", 0x1D7F6), ("mathsanb", 0x1D7EC), ("mathsans", 0x1D7E2), ("mlym", 0x0D66),
+  ("modi", 0x11650), ("mong", 0x1810), ("mroo", 0x16A60), ("mtei", 0xABF0), ("mymr", 0x1040),
+  ("mymrepka", 0x116DA), ("mymrpao", 0x116D0), ("mymrshan", 0x1090), ("mymrtlng", 0xA9F0),
+  ("nagm", 0x1E4F0), ("newa", 0x11450), ("nkoo", 0x07C0), ("olck", 0x1C50), ("onao", 0x1E5F1),
+  ("orya", 0x0B66), ("osma", 0x104A0), ("outlined", 0x1CCF0), ("rohg", 0x10D30), ("saur", 0xA8D0),
+  ("segment", 0x1FBF0), ("shrd", 0x111D0), ("sind", 0x112F0), ("sinh", 0x0DE6), ("sora", 0x110F0),
+  ("sund", 0x1BB0), ("sunu", 0x11BF0), ("takr", 0x116C0), ("talu", 0x19D0), ("tamldec", 0x0BE6),
+  ("telu", 0x0C66), ("thai", 0x0E50), ("tibt", 0x0F20), ("tirh", 0x114D0), ("tnsa", 0x16AC0),
+  ("tols", 0x11DE0), ("vaii", 0xA620), ("wara", 0x118E0), ("wcho", 0x1E2F0),
+];
+
+const HANIDEC: [char; 10] = ['〇', '一', '二', '三', '四', '五', '六', '七', '八', '九'];
+
+/// The ten digits of a numbering system, if it is one of simple decimal digits.
+fn system_digits(name: &str) -> Option<[char; 10]> {
+  if name == "hanidec" {
+    return Some(HANIDEC);
   }
+  let zero = DIGIT_ZEROS.iter().find(|(n, _)| *n == name)?.1;
+  let mut out = ['0'; 10];
+  for (i, d) in out.iter_mut().enumerate() {
+    *d = char::from_u32(zero + i as u32)?;
+  }
+  Some(out)
+}
+
+/// The digits the locale's `-u-nu-` asks for where ICU4X wrote Latin ones instead (it has
+/// symbols for a few systems only): `None` when ICU4X's own digits stand.
+fn requested_digits(loc: &icu_locale_core::Locale, decimal: &DecimalFormatter) -> Option<[char; 10]> {
+  let key = icu_locale_core::extensions::unicode::key!("nu");
+  let nu = loc.extensions.unicode.keywords.get(&key)?.to_string();
+  let zero = decimal.format(&Decimal::from(0)).to_string();
+  if nu == "latn" || !zero.starts_with('0') {
+    return None;
+  }
+  system_digits(&nu)
+}
+
+/// The numbering system whose zero is `zero`.
+fn numbering_system_of(zero: char) -> &'static str {
+  if zero == HANIDEC[0] {
+    return "hanidec";
+  }
+  DIGIT_ZEROS.iter().find(|(_, z)| *z == zero as u32).map_or("latn", |(n, _)| n)
 }
 
 #[cfg(test)]
@@ -1068,6 +1071,22 @@ mod tests {
 #[cfg(test)]
 mod unit_tests {
   use super::*;
+
+  #[test]
+  fn numbering_systems_icu4x_writes_in_latin_digits_get_their_own() {
+    assert_eq!(system_digits("ahom").unwrap()[0], '\u{11730}');
+    assert_eq!(system_digits("thai").unwrap()[9], '\u{0E59}');
+    assert_eq!(system_digits("hanidec").unwrap()[0], '〇');
+    assert_eq!(system_digits("roman"), None);
+    assert_eq!(numbering_system_of('\u{0660}'), "arab");
+    assert_eq!(numbering_system_of('〇'), "hanidec");
+    let ahom = icu_locale_core::Locale::try_from_str("en-u-nu-ahom").unwrap();
+    let df = DecimalFormatter::try_new((&ahom).into(), Default::default()).unwrap();
+    assert_eq!(requested_digits(&ahom, &df).map(|d| d[1]), Some('\u{11731}'));
+    let arab = icu_locale_core::Locale::try_from_str("en-u-nu-arab").unwrap();
+    let df = DecimalFormatter::try_new((&arab).into(), Default::default()).unwrap();
+    assert_eq!(requested_digits(&arab, &df), None);
+  }
 
   #[test]
   fn unit_names_come_from_cldr_by_width_and_plural() {

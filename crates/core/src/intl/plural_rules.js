@@ -26,27 +26,27 @@
   defineMethods(PluralRules.prototype, {
     select(value) {
       const r = prOf(this, 'Intl.PluralRules.prototype.select')
-      return native.pluralSelect(r, NumberCtor(value))
+      return native.pluralSelect(r, +value)
     },
     selectRange(start, end) {
       const r = prOf(this, 'Intl.PluralRules.prototype.selectRange')
       if (start === undefined || end === undefined) throw new TypeError('start or end is undefined')
-      const x = NumberCtor(start)
-      const y = NumberCtor(end)
+      const x = +start
+      const y = +end
       if (isNaNFn(x) || isNaNFn(y)) throw new RangeError('Invalid time value')
       return native.pluralSelectRange(r, x, y)
     },
     resolvedOptions() {
       const r = prOf(this, 'Intl.PluralRules.prototype.resolvedOptions')
       const out = {}
-      out.locale = r.locale
-      out.type = r.type
+      createData(out, 'locale', r.locale)
+      createData(out, 'type', r.type)
       digitOptionsInto(out, r)
-      out.pluralCategories = native.pluralCategories(r)
-      out.roundingIncrement = r.roundingIncrement
-      out.roundingMode = r.roundingMode
-      out.roundingPriority = r.roundingPriority
-      out.trailingZeroDisplay = r.trailingZeroDisplay
+      createData(out, 'pluralCategories', native.pluralCategories(r))
+      createData(out, 'roundingIncrement', r.roundingIncrement)
+      createData(out, 'roundingMode', r.roundingMode)
+      createData(out, 'roundingPriority', r.roundingPriority)
+      createData(out, 'trailingZeroDisplay', r.trailingZeroDisplay)
       return out
     },
   })

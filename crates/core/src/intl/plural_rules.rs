@@ -1,7 +1,7 @@
 //! `Intl.PluralRules`: CLDR's cardinal and ordinal rules (ICU4X `PluralRules`) over the
 //! value as NumberFormat's digit options round it (visible fraction digits count).
 
-use crate::intl::common::{self, Cache};
+use crate::intl::common::{self, Cache, List};
 use crate::intl::number_format::{digits_of, num_of, round_signed, Num};
 use fixed_decimal::{Decimal, Sign};
 use icu_plurals::{PluralCategory, PluralRules};
@@ -80,7 +80,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
     "pluralCategories",
     Function::new(
       ctx.clone(),
-      |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<Vec<&'static str>> {
+      |ctx: Ctx<'js>, record: Object<'js>| -> rquickjs::Result<List<&'static str>> {
         let r = rules(&ctx, &record)?;
         // ECMA-402 (and V8) list them in CLDR's order: zero, one, two, few, many, other.
         let mut cats: Vec<PluralCategory> = r.categories().collect();
@@ -93,7 +93,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
           _ => 5,
         };
         cats.sort_by_key(order);
-        Ok(cats.into_iter().map(name).collect())
+        Ok(List(cats.into_iter().map(name).collect()))
       },
     )?,
   )?;

@@ -2,7 +2,6 @@
   // ---- Intl.RelativeTimeFormat ----------------------------------------------------------
 
   const RELATIVE_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year']
-  const RELATIVE_STYLES = ['long', 'short', 'narrow']
 
   function RelativeTimeFormat(locales = undefined, options = undefined) {
     if (new.target === undefined) throw new TypeError("Constructor Intl.RelativeTimeFormat requires 'new'")
@@ -21,14 +20,14 @@
     const nu = resolved.nu
     r.dataLocale = nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale
     r.numberingSystem = native.numberingSystem(r.dataLocale)
-    r.style = getOption(options, 'style', 'string', RELATIVE_STYLES, 'long', ctor)
+    r.style = getOption(options, 'style', 'string', WIDTHS, 'long', ctor)
     r.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', ctor)
     setSlot(this, r)
   }
 
   /** PartitionRelativeTimePattern's checks: a finite value and a unit (singular or plural). */
   function relativeTime(r, value, unit, method, toParts) {
-    value = NumberCtor(value)
+    value = +value
     unit = `${unit}`
     if (!(value - value === 0)) throw new RangeError(`Value need to be finite number for ${method}()`)
     let u = apply(arrayIndexOf, RELATIVE_UNITS, [unit])
@@ -36,12 +35,12 @@
     if (u === -1) throw new RangeError(`Invalid unit argument for ${method}() '${unit}'`)
     // `-0` reads as `0` where a named phrase (`now`) exists, as V8 has it.
     if (value === 0 && r.numeric === 'auto') value = 0
-    const out = native.relativeTimeFormat(r.dataLocale, apply(arrayIndexOf, RELATIVE_STYLES, [r.style]), u, r.numeric === 'auto', value, toParts)
+    const out = native.relativeTimeFormat(r.dataLocale, apply(arrayIndexOf, WIDTHS, [r.style]), u, r.numeric === 'auto', value, toParts)
     if (!toParts) return out
     const parts = []
     for (let i = 0; i < out.length; i += 2) {
       const part = { type: out[i], value: out[i + 1] }
-      if (out[i] !== 'literal') part.unit = RELATIVE_UNITS[u]
+      if (out[i] !== 'literal') createData(part, 'unit', RELATIVE_UNITS[u])
       push(parts, part)
     }
     return parts

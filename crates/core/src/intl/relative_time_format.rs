@@ -3,7 +3,7 @@
 //! units in three styles. The number is rounded as ECMA-402's default NumberFormat rounds
 //! (at most three fraction digits, half away from zero) and formatted in the locale's digits.
 
-use crate::intl::common::{self, Cache};
+use crate::intl::common::{self, Cache, Width};
 use crate::intl::parts::{self, Parts};
 use fixed_decimal::{Decimal, FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
 use icu_experimental::relativetime::options::Numeric;
@@ -14,65 +14,63 @@ thread_local! {
   static FORMATTERS: Cache<RelativeTimeFormatter> = const { Cache::new() };
 }
 
-/// The formatter for `locale` (the prelude resolved, numbering system included), `style`
-/// (0 long, 1 short, 2 narrow), `unit` (0 second … 7 year) and `auto`.
+/// The formatter for `locale` (the prelude resolved, numbering system included), `style`,
+/// `unit` (0 second … 7 year) and `auto`.
 fn formatter(
   ctx: &Ctx<'_>,
   locale: &str,
-  style: u32,
+  style: Width,
   unit: u32,
   auto: bool,
 ) -> rquickjs::Result<std::rc::Rc<RelativeTimeFormatter>> {
-  let key = format!("{locale}|{style}|{unit}|{auto}");
-  FORMATTERS.with(|cache| {
-    cache.get(&key, || {
-      let loc = common::locale(locale);
-      let prefs = (&loc).into();
-      let options = RelativeTimeFormatterOptions::default().with_numeric(if auto {
-        Numeric::Auto
-      } else {
-        Numeric::Always
-      });
-      type New = fn(
-        icu_experimental::relativetime::RelativeTimeFormatterPreferences,
-        RelativeTimeFormatterOptions,
-      ) -> Result<RelativeTimeFormatter, icu_provider::DataError>;
-      const TABLE: [[New; 8]; 3] = [
-        [
-          RelativeTimeFormatter::try_new_long_second,
-          RelativeTimeFormatter::try_new_long_minute,
-          RelativeTimeFormatter::try_new_long_hour,
-          RelativeTimeFormatter::try_new_long_day,
-          RelativeTimeFormatter::try_new_long_week,
-          RelativeTimeFormatter::try_new_long_month,
-          RelativeTimeFormatter::try_new_long_quarter,
-          RelativeTimeFormatter::try_new_long_year,
-        ],
-        [
-          RelativeTimeFormatter::try_new_short_second,
-          RelativeTimeFormatter::try_new_short_minute,
-          RelativeTimeFormatter::try_new_short_hour,
-          RelativeTimeFormatter::try_new_short_day,
-          RelativeTimeFormatter::try_new_short_week,
-          RelativeTimeFormatter::try_new_short_month,
-          RelativeTimeFormatter::try_new_short_quarter,
-          RelativeTimeFormatter::try_new_short_year,
-        ],
-        [
-          RelativeTimeFormatter::try_new_narrow_second,
-          RelativeTimeFormatter::try_new_narrow_minute,
-          RelativeTimeFormatter::try_new_narrow_hour,
-          RelativeTimeFormatter::try_new_narrow_day,
-          RelativeTimeFormatter::try_new_narrow_week,
-          RelativeTimeFormatter::try_new_narrow_month,
-          RelativeTimeFormatter::try_new_narrow_quarter,
-          RelativeTimeFormatter::try_new_narrow_year,
-        ],
-      ];
-      let make = TABLE[(style as usize).min(2)][(unit as usize).min(7)];
-      make(prefs, options)
-        .map_err(|_| rquickjs::Exception::throw_range(ctx, "Incorrect locale information provided"))
-    })
+  common::formatter(ctx, &FORMATTERS, locale, format_args!("{style:?}|{unit}|{auto}"), |loc| {
+    let options = RelativeTimeFormatterOptions::default().with_numeric(if auto {
+      Numeric::Auto
+    } else {
+      Numeric::Always
+    });
+    type New = fn(
+      icu_experimental::relativetime::RelativeTimeFormatterPreferences,
+      RelativeTimeFormatterOptions,
+    ) -> Result<RelativeTimeFormatter, icu_provider::DataError>;
+    const TABLE: [[New; 8]; 3] = [
+      [
+        RelativeTimeFormatter::try_new_long_second,
+        RelativeTimeFormatter::try_new_long_minute,
+        RelativeTimeFormatter::try_new_long_hour,
+        RelativeTimeFormatter::try_new_long_day,
+        RelativeTimeFormatter::try_new_long_week,
+        RelativeTimeFormatter::try_new_long_month,
+        RelativeTimeFormatter::try_new_long_quarter,
+        RelativeTimeFormatter::try_new_long_year,
+      ],
+      [
+        RelativeTimeFormatter::try_new_short_second,
+        RelativeTimeFormatter::try_new_short_minute,
+        RelativeTimeFormatter::try_new_short_hour,
+        RelativeTimeFormatter::try_new_short_day,
+        RelativeTimeFormatter::try_new_short_week,
+        RelativeTimeFormatter::try_new_short_month,
+        RelativeTimeFormatter::try_new_short_quarter,
+        RelativeTimeFormatter::try_new_short_year,
+      ],
+      [
+        RelativeTimeFormatter::try_new_narrow_second,
+        RelativeTimeFormatter::try_new_narrow_minute,
+        RelativeTimeFormatter::try_new_narrow_hour,
+        RelativeTimeFormatter::try_new_narrow_day,
+        RelativeTimeFormatter::try_new_narrow_week,
+        RelativeTimeFormatter::try_new_narrow_month,
+        RelativeTimeFormatter::try_new_narrow_quarter,
+        RelativeTimeFormatter::try_new_narrow_year,
+      ],
+    ];
+    let row = match style {
+      Width::Long => 0,
+      Width::Short => 1,
+      Width::Narrow => 2,
+    };
+    TABLE[row][(unit as usize).min(7)](loc.into(), options)
   })
 }
 
@@ -109,7 +107,7 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
        value: f64,
        to_parts: bool|
        -> rquickjs::Result<Value<'js>> {
-        let f = formatter(&ctx, &locale, style, unit, auto)?;
+        let f = formatter(&ctx, &locale, Width::of(style), unit, auto)?;
         let formatted = f.format(decimal(value));
         if to_parts {
           return parts::array(&ctx, &Parts::of(&formatted, rename));

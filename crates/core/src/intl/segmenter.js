@@ -44,7 +44,7 @@
   /** A segment data object (CreateSegmentDataObject). */
   function segmentData(r, s, start, mark) {
     const out = { segment: slice(s, start, MathFloor(mark / 2)), index: start, input: s }
-    if (r.granularity === 'word') out.isWordLike = mark % 2 === 1
+    if (r.granularity === 'word') createData(out, 'isWordLike', mark % 2 === 1)
     return out
   }
 
@@ -55,7 +55,7 @@
     containing(index) {
       const st = segmentsOf(this, '%Segments.prototype%.containing')
       const s = st.string
-      let n = NumberCtor(index)
+      let n = +index
       n = isNaNFn(n) ? 0 : n < 0 ? -MathFloor(-n) : MathFloor(n)
       if (n < 0 || n >= s.length) return undefined
       // Scan from a little before n: from the start of the string, or from a point inside a

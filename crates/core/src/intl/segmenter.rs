@@ -8,7 +8,7 @@
 //! window ends the string (the rules look a little ahead); the prelude slides on from the
 //! last one reported, widening the window when none was (one cluster longer than the window).
 
-use crate::intl::common::{self, hold};
+use crate::intl::common::{self, hold, List};
 use icu_segmenter::options::{SentenceBreakInvariantOptions, WordBreakInvariantOptions};
 use icu_segmenter::{GraphemeClusterSegmenter, SentenceSegmenter, WordSegmenter};
 use rquickjs::{Ctx, Function, Object, Value};
@@ -74,10 +74,10 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
        granularity: u32,
        text: Value<'js>,
        at_end: bool|
-       -> rquickjs::Result<Vec<f64>> {
+       -> rquickjs::Result<List<f64>> {
         let _held = hold(&ctx, &[&text, &text, &text, &text])?;
         let text = common::utf16(&ctx, &text)?;
-        Ok(boundaries(granularity, &text, at_end))
+        Ok(List(boundaries(granularity, &text, at_end)))
       },
     )?,
   )?;
