@@ -112,6 +112,23 @@ describe('the text as written', () => {
     expect(r.value).toEqual([1, 2, 3, 4, 5])
   })
 
+  test('static async methods named constructor and `using` in a for head run (swc refuses them)', async () => {
+    const program = [
+      'class A { static async constructor() { return 6 } static async *constructor2() {} }',
+      'class B { static async * constructor() { yield 7 } constructor() {} }',
+      'const log = []',
+      'const res = (v) => ({ [Symbol.dispose]() { log.push(v) } })',
+      'for (using x = res(1), y = res(2); log.length < 2;) log.push(0)',
+      'for (using of = null;;) break',
+      "const ares = { async [Symbol.asyncDispose]() { log.push('a') } }",
+      'for (await using z = ares; log.length < 5;) log.push(3)',
+      'for await (const v of B.constructor()) log.push(v)',
+      'return [await A.constructor(), log]',
+    ].join('\n')
+    const r = await runOn(rt, program)
+    expect(r).toEqual({ logs: [], value: [6, [0, 0, 2, 1, 3, 'a', 7]] })
+  })
+
   test('a U+0000 in the program text is part of it', async () => {
     for (const program of ['return "a\u0000b".length', '// \u0000 comment\nreturn `x\u0000`.length + 1', "const s: string = 'a\u0000'\nreturn s.charCodeAt(1)"]) {
       const r = await runOn(rt, program)

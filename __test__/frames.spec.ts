@@ -213,10 +213,27 @@ describe('columns are where V8 places them', () => {
     "missing",
     "JSON.parse('{')",
     "new Array(-1)",
+    // V8 counts columns in UTF-16 code units: `é` is one, `😀` two.
+    "const s = 'é😀'; throw new Error(s)",
+    "const s = '𝒳'; const o = null; o.x",
+    "const a = 1\nconst s = '日本😀'; [1].map(() => { throw new Error('x') })",
+    "function f() { const t = '😀😀'; throw new Error(t) }\nconst u = 'ü𝒳'; f()",
+    "const s = `😀${1}é`; missing",
   ]
   test.each(programs)('%j', async (program) => {
     const r = await run(program)
     expect(r.error?.kind, JSON.stringify(r)).toBe('exception')
     expect(frames(r.error!.message, program)).toEqual(frames(await inNode(program), program, true))
+  })
+
+  // A program with an enum is lowered and reprinted; its positions are mapped back in UTF-16
+  // units too. Node runs the same lines with the enum written as the object it becomes.
+  test.each([
+    ["enum E { A }\nconst s = '😀é'; throw new Error(s)", "const E = { A: 0 }\nconst s = '😀é'; throw new Error(s)"],
+    ["enum E { A }\nconst s = '𝒳'; function f() { const t = 'é'; return null.x }\nf()", "const E = { A: 0 }\nconst s = '𝒳'; function f() { const t = 'é'; return null.x }\nf()"],
+  ])('%j (lowered)', async (program, javascript) => {
+    const r = await run(program)
+    expect(r.error?.kind, JSON.stringify(r)).toBe('exception')
+    expect(frames(r.error!.message, program)).toEqual(frames(await inNode(javascript), javascript, true))
   })
 })

@@ -90,6 +90,11 @@ describe('Intl', () => {
       `return ['en_US', '', 'x-private', 'de-1996-1996', 'en-u'].map((t) => attempt(() => Intl.getCanonicalLocales(t))).concat([attempt(() => Intl.getCanonicalLocales([5]))])`,
     ],
     [
+      'its functions print as built-ins (native code), not as the source that implements them',
+      `const get = (o, k) => Object.getOwnPropertyDescriptor(o, k).get
+return [Intl.getCanonicalLocales, Intl.DateTimeFormat, Intl.NumberFormat.prototype.formatToParts, get(Intl.NumberFormat.prototype, 'format'), Intl.Segmenter, Intl.Locale.prototype.maximize].map((f) => Function.prototype.toString.call(f).replace(/\\s+/g, ' '))`,
+    ],
+    [
       'supportedValuesOf',
       `return ['currency', 'unit', 'numberingSystem', 'collation'].map((k) => Intl.supportedValuesOf(k).length > 5).concat([attempt(() => Intl.supportedValuesOf('x')), Intl.supportedValuesOf('currency').includes('EUR')])`,
     ],

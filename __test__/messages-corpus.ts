@@ -386,4 +386,8 @@ export const CORPUS: string[] = [
   P`a => {`,
   P`(a, b) => { } => 1`,
   P`let x = 1__0`,
+  // columns count UTF-16 code units (é one, an astral character two), in swc's errors and QuickJS's
+  P`const s = 'é😀'; foo bar`,
+  P`const s = '𝒳é'; { let f; var f }`,
+  "const a = 1\nconst s = '日本😀'; const c = ;",
 ]

@@ -22,113 +22,11 @@ const EXCEPTIONS: Record<string, { ours: string; why: string }> = {
     ours: 'TypeError: (intermediate value).x is not a function',
     why: 'as above: `(a || a)` is a logical operation',
   },
-  "const o = { a: 1": {
-    ours: "SyntaxError: Unexpected end of input",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "function g() { await null }": {
-    ours: "SyntaxError: Unexpected token 'null'",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const t = `abc": {
-    ours: "SyntaxError: Unterminated template literal",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const { a }": {
-    ours: "SyntaxError: Missing initializer in const declaration",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "for (const x of [1]) { break; } continue": {
-    ours: "SyntaxError: A 'continue' statement can only jump to a label of an enclosing iteration statement",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "break": {
-    ours: "SyntaxError: A 'break' statement can only be used within an enclosing iteration or switch statement",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "x: while (true) { break y }": {
-    ours: "SyntaxError: A 'break' statement can only jump to a label of an enclosing statement",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "with ({}) {}": {
-    ours: "SyntaxError: The 'with' statement is not supported. All symbols in a 'with' block will have type 'any'.",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "var eval = 1": {
-    ours: "SyntaxError: invalid variable name in strict mode",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "++1": {
-    ours: "SyntaxError: The left-hand side of an assignment expression must be a variable or a property access.",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "function () {}": {
-    ours: "SyntaxError: Unexpected token '('",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const n = 08": {
-    ours: "SyntaxError: Octal literals are not allowed in strict mode",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const n = 0777": {
-    ours: "SyntaxError: Legacy octal literals are not available when targeting ECMAScript 5 and higher",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "super.x": {
-    ours: "SyntaxError: 'super' is only valid in a method",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "async function f() { yield 1 }": {
-    ours: "SyntaxError: Unexpected number",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const x = 1 +* 2": {
-    ours: "SyntaxError: Unexpected token '}'",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "const x = a ?? b || c": {
-    ours: "SyntaxError: Unexpected identifier 'a'",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "try { } ": {
-    ours: "SyntaxError: Unexpected token '}'",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "function f(...a, b) {}": {
-    ours: "SyntaxError: A rest parameter must be last in a parameter list",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
-  "let x = 1__0": {
-    ours: "SyntaxError: Numeric separators are not allowed at the end of numeric literals",
-    why: "swc, which reads the program first, checks this rule itself and reports it in words no mapping covers yet (or at another token, where V8's words would name a different token)",
-  },
 }
 
 // Syntax errors V8 places elsewhere than CodeRuntime does, with where CodeRuntime places
 // them and why. The test fails when one of them starts to match.
-const POSITION_EXCEPTIONS: Record<string, { ours: string; why: string }> = {
-  'this.#x': { ours: '(none)', why: "QuickJS finds an undeclared private name after parsing, where it keeps no position" },
-  "const o = { a: 1": { ours: "2:5", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "function g() { await null }": { ours: "1:22", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "x: while (true) { break y }": { ours: "1:19", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "delete x": { ours: "2:1", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "var eval = 1": { ours: "1:10", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "function () {}": { ours: "1:10", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "({ a: 1, __proto__: 1, __proto__: 2 })": { ours: "1:37", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "super.x": { ours: "1:6", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "throw\nnew Error('x')": { ours: "2:1", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "async function f() { yield 1 }": { ours: "1:28", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "const x = 1 +* 2": { ours: "2:1", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "const x = a ?? b || c": { ours: "1:11", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "const x = -2 ** 2": { ours: "1:17", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "switch (x) { case 1: default: default: }": { ours: "1:38", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "try { } ": { ours: "2:1", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "const o = { get x(a) { } }": { ours: "1:17", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "const o = { set x() { } }": { ours: "1:17", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "function f(...a, b) {}": { ours: "1:12", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "let x = 0x": { ours: "1:11", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-  "let x = 1__0": { ours: "1:9", why: "the parser that reports it (swc first, else QuickJS) stops at another token than V8 for this shape" },
-}
+const POSITION_EXCEPTIONS: Record<string, { ours: string; why: string }> = {}
 
 const script = fileURLToPath(new URL('../scripts/v8-messages.cjs', import.meta.url))
 const programs = recorded.programs as Record<string, { v8: string; node20?: string; at?: string }>

@@ -26,9 +26,12 @@
 //! (`session.rs`). That rewrite changes the text, so session runs always take the transform
 //! path.
 
-use swc_core::common::source_map::SmallPos;
+use std::cell::Cell;
+
 use swc_core::common::sync::Lrc;
-use swc_core::common::{BytePos, FileName, Globals, LineCol, Mark, SourceMap, Spanned, GLOBALS};
+use swc_core::common::{
+  BytePos, FileName, Globals, LineCol, Mark, SourceFile, SourceMap, Spanned, GLOBALS,
+};
 use swc_core::ecma::ast::{
   ArrowFunctionBody, CallExpr, Callee, EsVersion, Expr, Program, Script, Stmt,
 };
@@ -42,6 +45,7 @@ use swc_ecma_parser::unstable::{Capturing, Token, TokenAndSpan};
 
 mod nesting;
 pub mod normalize;
+mod private_names;
 mod session;
 mod v8_syntax;
 
@@ -164,7 +168,8 @@ pub const PARSER_FAILED: &str = "the TypeScript parser could not read this progr
 fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileError> {
   if let Some(at) = nesting::too_deep(program) {
     let line = program[..at].matches('\n').count() as u32 + 1;
-    let column = (at - program[..at].rfind('\n').map_or(0, |p| p + 1)) as u32 + 1;
+    let line_start = program[..at].rfind('\n').map_or(0, |p| p + 1);
+    let column = utf16_units(&program.as_bytes()[line_start..at]) + 1;
     return Err(TranspileError {
       kind: TranspileErrorKind::Syntax,
       message: format!("the program nests more than {} levels deep", nesting::MAX_NESTING),
@@ -176,28 +181,30 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
   let wrapped = format!("{PREFIX}{program}{SUFFIX}");
   let fm = cm.new_source_file(Lrc::new(FileName::Custom(PROGRAM_FILE.into())), wrapped);
   let start = fm.start_pos;
+  let columns = Columns::new(&fm);
   let to_user = |pos: BytePos| -> (u32, u32) {
-    let loc = cm.lookup_char_pos(pos);
-    let line = loc.line as u32;
-    let mut col = loc.col.to_usize() as u32 + 1;
+    let (line, mut col) = columns.at(pos);
     if line == 1 {
       col = col.saturating_sub(PREFIX.len() as u32).max(1);
     }
     (line, col)
   };
 
-  // The tokens are captured for the eraser, which reads them beside the tree.
-  let lexer = Capturing::new(Lexer::new(
-    Syntax::Typescript(TsSyntax::default()),
-    EsVersion::EsNext,
-    StringInput::from(&*fm),
-    None,
-  ));
-  let mut parser = Parser::new_from(lexer);
-  let parsed = parser.parse_script();
-  let mut errors = parser.take_errors();
-  let tokens = parser.input_mut().iter_mut().take();
-  drop(parser);
+  let (mut parsed, mut errors, mut tokens) = parse(&fm.src, start, fm.end_pos);
+  // Valid JavaScript swc cannot read (`static async constructor() {}`, `for (using x = r;;)`)
+  // is read again once with those words replaced by others of the same length, so every
+  // position stays; the eraser then blanks the types of the text as written. Such a tree
+  // cannot be lowered: a program that needs the transform gets swc's error.
+  let mut unread = None;
+  if let Err(e) = &parsed {
+    if let Some(copy) = readable_copy(&fm.src) {
+      let again = parse(&copy, start, fm.end_pos);
+      if again.0.is_ok() {
+        unread = Some(e.clone());
+        (parsed, errors, tokens) = again;
+      }
+    }
+  }
   // swc reads a static method named `constructor` as a (misplaced) constructor; it is valid
   // JavaScript, so such a program can run as written, but not be lowered from that tree.
   // Beside a real constructor, such a method also reads as a second constructor; QuickJS,
@@ -222,10 +229,18 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     };
     syntax_or_module(program, message, to_user(pos))
   };
+  // The first error in the text is the one V8 stops at: swc may have recovered from it and
+  // failed later.
+  let first = |errors: Vec<swc_core::ecma::parser::error::Error>| {
+    errors.into_iter().min_by_key(|e| e.span().lo).expect("at least one error")
+  };
   let script = match parsed {
     Ok(script) if errors.is_empty() => script,
-    Ok(_) => return Err(report(errors.remove(0))),
-    Err(e) => return Err(report(e)),
+    Ok(_) => return Err(report(first(errors))),
+    Err(e) => {
+      errors.push(e);
+      return Err(report(first(errors)));
+    }
   };
 
   if let Err(pos) = check_wrapper_shape(&script) {
@@ -242,6 +257,15 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     let (line, column) = to_user(pos);
     return Err(module_error(line, column));
   }
+  if let Some((name, pos)) = private_names::undeclared(&script, &tokens) {
+    let (line, column) = to_user(pos);
+    return Err(TranspileError {
+      kind: TranspileErrorKind::Syntax,
+      message: format!("Private field '{name}' must be declared in an enclosing class"),
+      line,
+      column,
+    });
+  }
 
   let mut program_ast = Program::Script(script);
   if mode == Mode::Run {
@@ -253,6 +277,9 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
         in_place: true,
       });
     }
+  }
+  if let Some(e) = unread {
+    return Err(report(e));
   }
   drop(tokens);
   if let Some((message, pos)) = static_constructor {
@@ -299,6 +326,8 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
     column: 1,
   })?;
 
+  // In source order, so the columns are counted in one pass over each line.
+  mappings.sort_unstable_by_key(|&(pos, _)| pos);
   let mut entries: Vec<(u32, u32, u32, u32)> = mappings
     .iter()
     .filter(|(pos, _)| !pos.is_dummy() && *pos >= start)
@@ -310,6 +339,139 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
   entries.sort_unstable();
   entries.dedup_by_key(|e| (e.0, e.1));
   Ok(Transpiled { code, positions: PositionMap { entries, in_place: false }, in_place: false })
+}
+
+/// How many UTF-16 code units the UTF-8 text in `bytes` encodes (V8 counts columns in them):
+/// one per byte that starts a character, two for a 4-byte character. Reads bytes, so a range
+/// that does not start or end at a character boundary still counts.
+fn utf16_units(bytes: &[u8]) -> u32 {
+  bytes.iter().map(|&b| u32::from((b & 0xc0) != 0x80) + u32::from(b >= 0xf0)).sum()
+}
+
+/// Positions of the wrapped text as 1-based (line, column), the column in UTF-16 code units
+/// from the line's start as V8 counts it (swc's own columns count characters). The units
+/// before the last position asked for are kept and counted on from there, so positions
+/// asked for in order cost each line's length once.
+struct Columns<'a> {
+  fm: &'a SourceFile,
+  /// (line index, byte offset in the text, units from the line's start to it).
+  last: Cell<Option<(usize, usize, u32)>>,
+}
+
+impl<'a> Columns<'a> {
+  fn new(fm: &'a SourceFile) -> Columns<'a> {
+    Columns { fm, last: Cell::new(None) }
+  }
+
+  fn at(&self, pos: BytePos) -> (u32, u32) {
+    let src = self.fm.src.as_bytes();
+    let Some(line) = self.fm.lookup_line(pos) else {
+      return (1, 1);
+    };
+    let begin = self.fm.analyze().lines[line].0.saturating_sub(self.fm.start_pos.0) as usize;
+    let to = (pos.0.saturating_sub(self.fm.start_pos.0) as usize).clamp(begin, src.len());
+    let units = match self.last.get() {
+      Some((l, from, units)) if l == line && from <= to => units + utf16_units(&src[from..to]),
+      Some((l, from, units)) if l == line => units - utf16_units(&src[to..from]),
+      _ => utf16_units(&src[begin..to]),
+    };
+    self.last.set(Some((line, to, units)));
+    (line as u32 + 1, units + 1)
+  }
+}
+
+/// One parse of the wrapped text (or a copy of it of the same length at the same positions):
+/// the script, the errors swc recovered from, and the tokens, captured for the eraser, which
+/// reads them beside the tree.
+fn parse(
+  text: &str,
+  start: BytePos,
+  end: BytePos,
+) -> (
+  swc_core::ecma::parser::PResult<Script>,
+  Vec<swc_core::ecma::parser::error::Error>,
+  Vec<TokenAndSpan>,
+) {
+  let lexer = Capturing::new(Lexer::new(
+    Syntax::Typescript(TsSyntax::default()),
+    EsVersion::EsNext,
+    StringInput::new(text, start, end),
+    None,
+  ));
+  let mut parser = Parser::new_from(lexer);
+  let parsed = parser.parse_script();
+  let errors = parser.take_errors();
+  let tokens = parser.input_mut().iter_mut().take();
+  (parsed, errors, tokens)
+}
+
+/// A copy of `text` in which the valid shapes swc refuses read as shapes it takes, each word
+/// replaced by one of the same length: the name of a `static async [*] constructor` method
+/// (swc reads it as an async constructor) and a `using`/`await using` declaration in a `for`
+/// statement's head (swc reads only `let`, `const` and `var` there). `None` if there is none.
+/// One pass over the text; a match inside a string or comment changes only what swc reads.
+fn readable_copy(text: &str) -> Option<String> {
+  let b = text.as_bytes();
+  let mut copy = b.to_vec();
+  let mut changed = false;
+  let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+  let word_at = |i: usize, w: &str| {
+    b[i..].starts_with(w.as_bytes())
+      && (i == 0 || !is_ident(b[i - 1]))
+      && b.get(i + w.len()).is_none_or(|&c| !is_ident(c))
+  };
+  let skip_ws = |mut i: usize| {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+      i += 1;
+    }
+    i
+  };
+  let mut i = 0;
+  while i < b.len() {
+    if word_at(i, "static") {
+      let mut j = skip_ws(i + 6);
+      // No line break after `async`: there it would be a field named `async`.
+      if word_at(j, "async") && !b[j + 5..skip_ws(j + 5)].contains(&b'\n') {
+        j = skip_ws(j + 5);
+        if b.get(j) == Some(&b'*') {
+          j = skip_ws(j + 1);
+        }
+        if word_at(j, "constructor") && b.get(skip_ws(j + 11)) == Some(&b'(') {
+          copy[j + 10] = b'_';
+          changed = true;
+        }
+      }
+    } else if word_at(i, "for") {
+      let j = skip_ws(i + 3);
+      if b.get(j) == Some(&b'(') {
+        let decl = skip_ws(j + 1);
+        let mut k = decl;
+        if word_at(k, "await") {
+          k = skip_ws(k + 5);
+        }
+        if word_at(k, "using") {
+          let name = skip_ws(k + 5);
+          let binds = name < b.len()
+            && is_ident(b[name])
+            && !b[name].is_ascii_digit()
+            && (!word_at(name, "of")
+              || matches!(b.get(skip_ws(name + 2)), Some(b'=' | b';' | b',' | b':')));
+          if binds {
+            // `let` and spaces over the declaration's words; line breaks stay.
+            for (n, c) in copy[decl..k + 5].iter_mut().enumerate() {
+              if *c != b'\n' && *c != b'\r' {
+                *c = if n < 3 { b"let"[n] } else { b' ' };
+              }
+            }
+            changed = true;
+          }
+        }
+      }
+    }
+    i += 1;
+  }
+  // Only ASCII bytes were replaced by ASCII bytes.
+  changed.then(|| String::from_utf8(copy).expect("ASCII replaced by ASCII"))
 }
 
 /// Whether a parse error is swc's refusal of a *static* method named `constructor` (plain,
@@ -477,6 +639,33 @@ mod tests {
     }
   }
 
+  /// Valid JavaScript swc's parser refuses is read from a copy with other words of the same
+  /// length, and runs as written.
+  #[test]
+  fn shapes_swc_refuses_run_as_written() {
+    for program in [
+      "class C { static async constructor() {} constructor() {} }",
+      "class C { static async * constructor() {} }\nlet t: number = 1",
+      "for (using x = null;;) break;\nfor (using of = null;;) break;",
+      "for (await using x = null, y: any = null;;) break;",
+      "let using = [1]; for (using of using) {}\nfor (using x: any = null;;) break;",
+    ] {
+      let (body, in_place) = inner(program);
+      assert!(in_place, "{program:?}");
+      assert_eq!(body.len(), program.len(), "{program:?}");
+      assert!(body.contains("constructor") || body.contains("using"), "{body}");
+      assert!(!body.contains(": number") && !body.contains(": any"), "{body}");
+    }
+    // Still refused: they are not valid, or need the transform, which cannot read them.
+    for program in [
+      "class C { async constructor() {} }",
+      "enum E { A }\nclass C { static async constructor() {} }",
+    ] {
+      assert_eq!(err(program).kind, TranspileErrorKind::Syntax, "{program:?}");
+    }
+    assert!(transpile_session("for (using x = null;;) break;").is_err());
+  }
+
   #[test]
   fn only_static_methods_named_constructor_are_let_through() {
     for program in [
@@ -518,6 +707,63 @@ mod tests {
     let col = t.code.find("throw").unwrap() as u32 + 1;
     assert_eq!(t.positions.original(1, col), Some((1, 22)));
     assert_eq!(t.positions.original(2, 5), Some((2, 5)));
+  }
+
+  /// V8 counts columns in UTF-16 code units: `é` is one, `😀` two (swc counts characters,
+  /// the text holds bytes).
+  #[test]
+  fn columns_count_utf16_units_as_v8_does() {
+    let e = err("const s = 'é😀'; foo bar");
+    assert_eq!((e.line, e.column), (1, 22), "{e:?}");
+    let e = err("let a = 1\nconst s = '𝒳é'; const c = ;");
+    assert_eq!((e.line, e.column), (2, 28), "{e:?}");
+    // Lowered (an enum): the map's program columns are UTF-16 units, as are the emitted ones.
+    let t = transpile("enum E { A }\nconst s = '😀é'; throw new Error(s)").unwrap();
+    assert!(!t.in_place);
+    let (l, line) = t.code.lines().enumerate().find(|(_, l)| l.contains("throw")).unwrap();
+    let c = line[..line.find("throw").unwrap()].encode_utf16().count() as u32 + 1;
+    assert_eq!(t.positions.original(l as u32 + 1, c), Some((2, 18)), "{}", t.code);
+    assert_eq!(utf16_units("a😀é".as_bytes()), 4);
+  }
+
+  /// swc's errors worded and placed as V8's (Node 24's words and line:column; the message
+  /// corpus in `__test__/messages.spec.ts` compares them with V8 itself).
+  #[test]
+  fn syntax_errors_read_and_sit_as_v8s() {
+    for (program, v8) in [
+      ("const o = { a: 1", "SyntaxError: Unexpected token ')' (2:2)"),
+      ("function g() { await null }", "SyntaxError: await is only valid in async functions and the top level bodies of modules (1:16)"),
+      ("const x = 1 +* 2", "SyntaxError: Unexpected token '*' (1:14)"),
+      ("async function f() { yield 1 }", "SyntaxError: Unexpected strict mode reserved word (1:22)"),
+      ("try { } ", "SyntaxError: Missing catch or finally after try (1:7)"),
+      ("const x = a ?? b || c", "SyntaxError: Unexpected token '||' (1:18)"),
+      ("let x = 1__0", "SyntaxError: Only one underscore is allowed as numeric separator (1:11)"),
+      ("let x = 0x", "SyntaxError: Invalid or unexpected token (1:9)"),
+      ("function f(...a, b) {}", "SyntaxError: Rest parameter must be last formal parameter (1:16)"),
+      ("const { a }", "SyntaxError: Missing initializer in destructuring declaration (1:7)"),
+      ("++1", "SyntaxError: Invalid left-hand side expression in prefix operation (1:3)"),
+      ("this.#x", "SyntaxError: Private field '#x' must be declared in an enclosing class (1:5)"),
+      ("let o = {}; o . #abc", "SyntaxError: Private field '#abc' must be declared in an enclosing class (1:15)"),
+      ("class A { m() { return #y in this } }", "SyntaxError: Private field '#y' must be declared in an enclosing class (1:17)"),
+      ("let o; o?.#x", "SyntaxError: Private field '#x' must be declared in an enclosing class (1:9)"),
+      ("class A { #a; m() { class B { n() { return this.#b } } } }", "SyntaxError: Private field '#b' must be declared in an enclosing class (1:48)"),
+      ("1 = 2", "SyntaxError: Invalid left-hand side in assignment (1:1)"),
+      ("1++", "SyntaxError: Invalid left-hand side expression in postfix operation (1:1)"),
+      ("with ({}) {}", "SyntaxError: Strict mode code may not include a with statement (1:1)"),
+      ("break", "SyntaxError: Illegal break statement (1:1)"),
+      ("for (const x of [1]) { break; } continue", "SyntaxError: Illegal continue statement: no surrounding iteration statement (1:33)"),
+      ("x: while (true) { break y }", "SyntaxError: Undefined label 'y' (1:25)"),
+      ("function () {}", "SyntaxError: Function statements require a function name (1:1)"),
+      ("const n = 0777", "SyntaxError: Octal literals are not allowed in strict mode. (1:11)"),
+      ("throw\nnew Error('x')", "SyntaxError: Illegal newline after throw (1:1)"),
+      ("const x = -2 ** 2", "SyntaxError: Unary operator used immediately before exponentiation expression. Parenthesis must be used to disambiguate operator precedence (1:11)"),
+      ("switch (x) { case 1: default: default: }", "SyntaxError: More than one default clause in switch statement (1:31)"),
+      ("const o = { get x(a) { } }", "SyntaxError: Getter must not have any formal parameters. (1:18)"),
+      ("const o = { set x() { } }", "SyntaxError: Setter must have exactly one formal parameter. (1:18)"),
+      ("const t = `abc", "SyntaxError: Unexpected end of input (1:11)"),
+    ] {
+      assert_eq!(err(program).display(), v8, "{program:?}");
+    }
   }
 
   #[test]

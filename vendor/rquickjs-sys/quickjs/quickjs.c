@@ -22993,6 +22993,13 @@ typedef struct JSExprDesc {
     char buf[JS_EXPR_DESC_MAX];
 } JSExprDesc;
 
+/* code-runtime-quickjs: a column already counted (see utf8_extra) */
+typedef struct JSColCache {
+    const uint8_t *line; /* the line's first byte */
+    const uint8_t *ptr;  /* the position */
+    int extra;           /* bytes beyond UTF-16 units from `line` to `ptr` */
+} JSColCache;
+
 typedef struct JSParseState {
     JSContext *ctx;
     int last_line_num;  /* line number of last token */
@@ -23025,6 +23032,10 @@ typedef struct JSParseState {
     const uint8_t *prev_token_ptr;
     const uint8_t *prev_line_start;
     int prev_line_num;
+    /* code-runtime-quickjs: columns count UTF-16 code units, as V8's do; the last two
+       columns asked for (line start, position, bytes beyond the units before it), so each
+       position costs its distance from the nearer one (see utf8_extra) */
+    JSColCache col_cache[2]; /* the one used last first */
 } JSParseState;
 
 typedef struct JSOpCode {
@@ -23163,6 +23174,59 @@ static void __attribute((unused)) dump_token(JSParseState *s,
     }
 }
 
+/* code-runtime-quickjs: how many more bytes than UTF-16 code units the text from `line`
+   (a line's first byte) to `to` holds: one per UTF-8 continuation byte, less one per
+   4-byte sequence (two units). A column is its byte offset less this. The count is kept
+   for the last two positions asked for and moved from the nearer one on the same line:
+   the scanner asks for the token's pointer and for its `mark` (which stays at the last
+   whitespace while tokens touch), so a line's tokens cost its length once however long it
+   is (the parser's rewinds cost their own distance). */
+static int utf8_extra(JSParseState *s, const uint8_t *line, const uint8_t *to)
+{
+    const uint8_t *p, *q;
+    JSColCache t;
+    int n, i, best = -1;
+    size_t dist, d;
+    if (!line || !to || to < line)
+        return 0;
+    dist = (size_t)(to - line); /* counting from the line's start */
+    for (i = 0; i < 2; i++) {
+        q = s->col_cache[i].ptr;
+        if (s->col_cache[i].line != line || !q)
+            continue;
+        d = to >= q ? (size_t)(to - q) : (size_t)(q - to);
+        if (d <= dist) {
+            best = i;
+            dist = d;
+        }
+    }
+    if (best < 0) {
+        /* from the line's start, in place of the slot used longer ago */
+        s->col_cache[1] = s->col_cache[0];
+        s->col_cache[0].line = line;
+        s->col_cache[0].ptr = line;
+        s->col_cache[0].extra = 0;
+    } else if (best == 1) {
+        t = s->col_cache[0];
+        s->col_cache[0] = s->col_cache[1];
+        s->col_cache[1] = t;
+    }
+    p = s->col_cache[0].ptr;
+    n = s->col_cache[0].extra;
+    if (to >= p) {
+        for (; p < to; p++)
+            n += ((*p & 0xc0) == 0x80) - (*p >= 0xf0);
+    } else {
+        while (p > to) {
+            p--;
+            n -= ((*p & 0xc0) == 0x80) - (*p >= 0xf0);
+        }
+    }
+    s->col_cache[0].ptr = to;
+    s->col_cache[0].extra = n;
+    return n;
+}
+
 int JS_PRINTF_FORMAT_ATTR(2, 3) js_parse_error(JSParseState *s, JS_PRINTF_FORMAT const char *fmt, ...)
 {
     JSContext *ctx = s->ctx;
@@ -23179,7 +23243,8 @@ int JS_PRINTF_FORMAT_ATTR(2, 3) js_parse_error(JSParseState *s, JS_PRINTF_FORMAT
        as the 1-based offset of the token from the start of its line. */
     int err_col_num = s->token.col_num;
     if (s->token.ptr && s->token.ptr >= s->token.line_start)
-        err_col_num = (int)(s->token.ptr - s->token.line_start) + 1;
+        err_col_num = (int)(s->token.ptr - s->token.line_start) + 1 -
+            utf8_extra(s, s->token.line_start, s->token.ptr); /* code-runtime-quickjs */
     build_backtrace(ctx, ctx->rt->current_exception, JS_UNDEFINED, s->filename,
                     s->token.line_num, err_col_num, backtrace_flags);
     return -1;
@@ -23232,27 +23297,46 @@ static int js_parse_expect_semi(JSParseState *s)
     return next_token(s);
 }
 
-/* code-runtime-quickjs: V8's message for a name declared twice in one scope, at the
-   name when it is the token just read (as V8 places it), else at the current token */
-static int js_parse_error_redeclared(JSParseState *s, JSAtom name)
+/* code-runtime-quickjs: a syntax error placed at a token already read (`ptr` on the line
+   starting at `line_start`, line `line_num`), as V8 places some */
+static int js_parse_error_at(JSParseState *s, const uint8_t *at, const uint8_t *at_line_start,
+                             int at_line_num, const char *msg)
 {
-    char buf[ATOM_GET_STR_BUF_SIZE];
     const uint8_t *ptr = s->token.ptr, *line_start = s->token.line_start;
     int line_num = s->token.line_num, ret;
-    const char *str = JS_AtomGetStr(s->ctx, buf, sizeof(buf), name);
-    size_t len = strlen(str);
-    if (s->prev_token_ptr && s->prev_line_start && s->prev_token_ptr >= s->prev_line_start &&
-        s->prev_token_ptr + len <= s->buf_end && len > 0 &&
-        memcmp(s->prev_token_ptr, str, len) == 0) {
-        s->token.ptr = s->prev_token_ptr;
-        s->token.line_start = s->prev_line_start;
-        s->token.line_num = s->prev_line_num;
+    if (at && at_line_start && at >= at_line_start) {
+        s->token.ptr = at;
+        s->token.line_start = at_line_start;
+        s->token.line_num = at_line_num;
     }
-    ret = js_parse_error(s, "Identifier '%s' has already been declared", str);
+    ret = js_parse_error(s, "%s", msg);
     s->token.ptr = ptr;
     s->token.line_start = line_start;
     s->token.line_num = line_num;
     return ret;
+}
+
+/* code-runtime-quickjs: `msg` at the name `name` when it is the token just read (as V8
+   places errors about a name), else at the current token */
+static int js_parse_error_at_name(JSParseState *s, JSAtom name, const char *msg)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE];
+    const char *str = JS_AtomGetStr(s->ctx, buf, sizeof(buf), name);
+    size_t len = strlen(str);
+    if (s->prev_token_ptr && s->prev_line_start && s->prev_token_ptr >= s->prev_line_start &&
+        s->prev_token_ptr + len <= s->buf_end && len > 0 &&
+        memcmp(s->prev_token_ptr, str, len) == 0)
+        return js_parse_error_at(s, s->prev_token_ptr, s->prev_line_start, s->prev_line_num, msg);
+    return js_parse_error(s, "%s", msg);
+}
+
+/* code-runtime-quickjs: V8's message for a name declared twice in one scope, at the name */
+static int js_parse_error_redeclared(JSParseState *s, JSAtom name)
+{
+    char buf[ATOM_GET_STR_BUF_SIZE], msg[ATOM_GET_STR_BUF_SIZE + 64];
+    snprintf(msg, sizeof(msg), "Identifier '%s' has already been declared",
+             JS_AtomGetStr(s->ctx, buf, sizeof(buf), name));
+    return js_parse_error_at_name(s, name, msg);
 }
 
 static int js_parse_error_reserved_identifier(JSParseState *s)
@@ -23920,7 +24004,12 @@ static __exception int next_token(JSParseState *s)
     case '0':
         /* in strict mode, octal literals are not accepted */
         if (is_digit(p[1]) && (s->cur_func->is_strict_mode)) {
-            js_parse_error(s, "Octal literals are not allowed in strict mode");
+            /* code-runtime-quickjs: V8's words; `08`, `0779` are decimals to V8 */
+            const uint8_t *q = p + 1;
+            while (*q >= '0' && *q <= '7')
+                q++;
+            js_parse_error(s, is_digit(*q) ? "Decimals with leading zeros are not allowed in strict mode."
+                                           : "Octal literals are not allowed in strict mode.");
             goto fail;
         }
         goto parse_number;
@@ -23943,7 +24032,8 @@ static __exception int next_token(JSParseState *s)
             if (JS_VALUE_IS_NAN(ret) ||
                 lre_js_is_ident_next(utf8_decode(p, &p1))) {
                 JS_FreeValue(s->ctx, ret);
-                s->col_num = max_int(1, s->mark - s->eol);
+                s->col_num = max_int(1, (int)(s->mark - s->eol) -
+                                     utf8_extra(s, s->line_start, s->mark)); /* code-runtime-quickjs */
                 js_parse_error(s, "invalid number literal");
                 goto fail;
             }
@@ -24163,7 +24253,8 @@ static __exception int next_token(JSParseState *s)
         p++;
         break;
     }
-    s->token.col_num = max_int(1, s->mark - s->eol);
+    /* code-runtime-quickjs: in UTF-16 code units */
+    s->token.col_num = max_int(1, (int)(s->mark - s->eol) - utf8_extra(s, s->line_start, s->mark));
     s->buf_ptr = p;
 
     //    dump_token(s, &s->token);
@@ -24888,7 +24979,8 @@ static void emit_source_loc(JSParseState *s)
 static int token_col(JSParseState *s)
 {
     if (s->token.ptr && s->token.ptr >= s->token.line_start)
-        return (int)(s->token.ptr - s->token.line_start) + 1;
+        return (int)(s->token.ptr - s->token.line_start) + 1 -
+            utf8_extra(s, s->token.line_start, s->token.ptr);
     return s->token.col_num;
 }
 
@@ -26098,7 +26190,7 @@ static void set_object_name_computed(JSParseState *s)
 static __exception int js_parse_object_literal(JSParseState *s)
 {
     JSAtom name = JS_ATOM_NULL;
-    const uint8_t *start_ptr;
+    const uint8_t *start_ptr, *start_line_start;
     int start_line, start_col, prop_type;
     bool has_proto;
 
@@ -26110,6 +26202,7 @@ static __exception int js_parse_object_literal(JSParseState *s)
     while (s->token.val != '}') {
         /* specific case for getter/setter */
         start_ptr = s->token.ptr;
+        start_line_start = s->token.line_start; /* code-runtime-quickjs */
         start_line = s->token.line_num;
         start_col = s->token.col_num;
 
@@ -26183,7 +26276,9 @@ static __exception int js_parse_object_literal(JSParseState *s)
                 emit_op(s, OP_drop);
             } else if (name == JS_ATOM___proto__) {
                 if (has_proto) {
-                    js_parse_error(s, "Duplicate __proto__ fields are not allowed in object literals"); /* code-runtime-quickjs */
+                    /* code-runtime-quickjs: at the second name, as V8 */
+                    js_parse_error_at(s, start_ptr, start_line_start, start_line,
+                                      "Duplicate __proto__ fields are not allowed in object literals");
                     goto fail;
                 }
                 emit_op(s, OP_set_proto);
@@ -27353,7 +27448,8 @@ static __exception int js_define_var(JSParseState *s, JSAtom name, int tok)
     }
     if ((name == JS_ATOM_arguments || name == JS_ATOM_eval)
     &&  fd->is_strict_mode) {
-        return js_parse_error(s, "invalid variable name in strict mode");
+        /* code-runtime-quickjs: V8's words, at the name */
+        return js_parse_error_at_name(s, name, "Unexpected eval or arguments in strict mode");
     }
     if (tok == TOK_LET || tok == TOK_CONST) {
         if (name == JS_ATOM_let)
@@ -28157,8 +28253,8 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
         {
             JSAtom name;
             int identifier_line_num = s->token.line_num;
-            int identifier_col_num =
-                (int)(s->token.ptr - s->line_start) + 1;
+            int identifier_col_num = /* code-runtime-quickjs: UTF-16 units */
+                (int)(s->token.ptr - s->line_start) + 1 - utf8_extra(s, s->line_start, s->token.ptr);
             if (s->token.u.ident.is_reserved) {
                 return js_parse_error_reserved_identifier(s);
             }
@@ -28262,15 +28358,18 @@ static __exception int js_parse_postfix_expr1(JSParseState *s, int parse_flags,
         }
         break;
     case TOK_SUPER:
+        /* code-runtime-quickjs: V8 reports a misplaced `super` at it */
         if (next_token(s))
             return -1;
         if (s->token.val == '(') {
             if (!s->cur_func->super_call_allowed)
-                return js_parse_error(s, "'super' keyword unexpected here"); /* code-runtime-quickjs */
+                return js_parse_error_at(s, s->prev_token_ptr, s->prev_line_start,
+                                         s->prev_line_num, "'super' keyword unexpected here");
             call_type = FUNC_CALL_SUPER_CTOR;
         } else if (s->token.val == '.' || s->token.val == '[') {
             if (!s->cur_func->super_allowed)
-                return js_parse_error(s, "'super' is only valid in a method");
+                return js_parse_error_at(s, s->prev_token_ptr, s->prev_line_start,
+                                         s->prev_line_num, "'super' keyword unexpected here");
             emit_op(s, OP_scope_get_var);
             emit_atom(s, JS_ATOM_this);
             emit_u16(s, 0);
@@ -28833,7 +28932,8 @@ static __exception int js_parse_delete(JSParseState *s)
         if (name == JS_ATOM_this || name == JS_ATOM_new_target)
             goto ret_true;
         if (fd->is_strict_mode) {
-            return js_parse_error(s, "Delete of an unqualified identifier in strict mode."); /* code-runtime-quickjs */
+            /* code-runtime-quickjs: V8's words, at the name */
+            return js_parse_error_at_name(s, name, "Delete of an unqualified identifier in strict mode.");
         } else {
             fd->byte_code.buf[fd->last_opcode_pos] = OP_scope_delete_var;
         }

@@ -59,8 +59,9 @@ const SOURCE: &str = concat!(
   include_str!("end.js"),
 );
 
-/// `prelude/intl.js`; its completion value is a factory taking the natives.
-pub static PRELUDE: Prelude = Prelude::new(c"prelude/intl.js", SOURCE);
+/// `prelude/intl.js`; its completion value is a factory taking the natives. Its functions
+/// are built-ins, and print as such.
+pub static PRELUDE: Prelude = Prelude::native(c"prelude/intl.js", SOURCE);
 
 /// The natives object handed to the prelude's factory: each service adds its own.
 fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {

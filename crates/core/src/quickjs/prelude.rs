@@ -31,6 +31,9 @@ pub fn is_warm(all: &[&Prelude]) -> bool {
 pub struct Prelude {
   name: &'static std::ffi::CStr,
   source: &'static str,
+  /// Whether the bytecode leaves the source out, so its functions print as the engine's own
+  /// (`function format() { [native code] }`), as built-ins do.
+  native: bool,
   bytecode: OnceLock<Vec<u8>>,
   /// Held while compiling: a run that needs the prelude while another thread (the warm-up)
   /// compiles it waits instead of compiling it again on its own compute budget.
@@ -39,7 +42,14 @@ pub struct Prelude {
 
 impl Prelude {
   pub const fn new(name: &'static std::ffi::CStr, source: &'static str) -> Prelude {
-    Prelude { name, source, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
+    Prelude { name, source, native: false, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
+  }
+
+  /// A prelude that defines ECMAScript built-ins (`Intl`): `Function.prototype.toString` of
+  /// its functions gives the native form the specification requires of built-ins, not the
+  /// prelude's source.
+  pub const fn native(name: &'static std::ffi::CStr, source: &'static str) -> Prelude {
+    Prelude { name, source, native: true, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
   }
 
   /// The bytecode, compiled in context `c` the first time.
@@ -73,7 +83,9 @@ impl Prelude {
         return None;
       }
       let mut size: qjs::size_t = 0;
-      let buf = qjs::JS_WriteObject(c, &mut size, func.v, qjs::JS_WRITE_OBJ_BYTECODE as i32);
+      let strip = if self.native { qjs::JS_WRITE_OBJ_STRIP_SOURCE } else { 0 };
+      let buf =
+        qjs::JS_WriteObject(c, &mut size, func.v, (qjs::JS_WRITE_OBJ_BYTECODE | strip) as i32);
       if buf.is_null() {
         return None;
       }
