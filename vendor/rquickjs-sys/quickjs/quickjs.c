@@ -556,6 +556,7 @@ typedef enum {
     JS_AUTOINIT_ID_PROP,
     JS_AUTOINIT_ID_BYTECODE,
     JS_AUTOINIT_ID_LAZY_INTRINSIC, /* code-runtime-quickjs */
+    JS_AUTOINIT_ID_LAZY_GROUP, /* code-runtime-quickjs: JS_DefineLazyProperty */
 } JSAutoInitIDEnum;
 
 enum {
@@ -3478,7 +3479,9 @@ static int JS_InitAtoms(JSRuntime *rt)
     rt->atom_count = 0;
     rt->atom_size = 0;
     rt->atom_free_index = 0;
-    if (JS_ResizeAtomHash(rt, 512))     /* there are at least 504 predefined atoms */
+    /* code-runtime-quickjs: 256 buckets (upstream 512) for the ~240 predefined atoms and
+       the ~230 a context adds; the table doubles at 512 atoms */
+    if (JS_ResizeAtomHash(rt, 256))
         return -1;
 
     p = js_atom_init;
@@ -3622,7 +3625,9 @@ static JSAtom __JS_NewAtom(JSRuntime *rt, JSString *str, int atom_type)
            4 6 9 13 19 28 42 63 94 141 211 316 474 711 1066 1599 2398 3597 5395 8092
            preallocating space for predefined atoms (at least 504).
          */
-        new_size = max_int(711, rt->atom_size * 3 / 2);
+        /* code-runtime-quickjs: 512 entries at first (upstream 711; a parked run holds
+           ~475 atoms), then a quarter more each time (upstream: half) */
+        new_size = max_int(512, rt->atom_size + max_int(64, rt->atom_size / 4));
         if (new_size > JS_ATOM_MAX)
             goto fail;
         new_array = js_realloc_rt(rt, rt->atom_array, sizeof(*new_array) * new_size);
@@ -9473,7 +9478,13 @@ static JSAutoInitFunc *const js_autoinit_func_table[] = {
     JS_InstantiateFunctionListItem2, /* JS_AUTOINIT_ID_PROP */
     js_bytecode_autoinit, /* JS_AUTOINIT_ID_BYTECODE */
     js_lazy_intrinsic_autoinit, /* JS_AUTOINIT_ID_LAZY_INTRINSIC */
+    NULL, /* JS_AUTOINIT_ID_LAZY_GROUP: js_lazy_group_init, called before this table */
 };
+
+static int js_lazy_group_init(JSContext *ctx, JSObject *p, const JSLazyGroup *group,
+                              JSContext *realm);
+static int js_lazy_group_drop(JSContext *ctx, JSObject *p, JSShapeProperty *prs,
+                              JSProperty *pr);
 
 /* warning: 'prs' is reallocated after it */
 static int JS_AutoInitProperty(JSContext *ctx, JSObject *p, JSAtom prop,
@@ -9483,6 +9494,9 @@ static int JS_AutoInitProperty(JSContext *ctx, JSObject *p, JSAtom prop,
     JSContext *realm;
     JSAutoInitFunc *func;
 
+    /* code-runtime-quickjs: an embedder's group, whose init may run JavaScript */
+    if (js_autoinit_get_id(pr) == JS_AUTOINIT_ID_LAZY_GROUP)
+        return js_lazy_group_init(ctx, p, pr->u.init.opaque, js_autoinit_get_realm(pr));
     if (js_shape_prepare_update(ctx, p, &prs))
         return -1;
 
@@ -10994,6 +11008,12 @@ retry:
             set_value(ctx, pr->u.var_ref->pvalue, val);
             return true;
         } else if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
+            /* code-runtime-quickjs: a lazy group's property being replaced needs no load */
+            if (js_autoinit_get_id(pr) == JS_AUTOINIT_ID_LAZY_GROUP) {
+                if (js_lazy_group_drop(ctx, p1, prs, pr))
+                    goto fail;
+                goto retry;
+            }
             /* Instantiate property and retry (potentially useless) */
             if (JS_AutoInitProperty(ctx, p, prop, pr, prs))
                 goto fail;
@@ -11667,6 +11687,14 @@ int JS_DefineProperty(JSContext *ctx, JSValueConst this_obj,
         }
 
         if ((prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT) {
+            /* code-runtime-quickjs: a lazy group's property whose value is being replaced
+               needs no load */
+            if (js_autoinit_get_id(pr) == JS_AUTOINIT_ID_LAZY_GROUP &&
+                (flags & (JS_PROP_HAS_VALUE | JS_PROP_HAS_GET | JS_PROP_HAS_SET))) {
+                if (js_lazy_group_drop(ctx, p, prs, pr))
+                    return -1;
+                goto redo_prop_update;
+            }
             /* Instantiate property and retry */
             if (JS_AutoInitProperty(ctx, p, prop, pr, prs))
                 return -1;
@@ -66820,6 +66848,96 @@ int JS_LoadLazyIntrinsics(JSContext *ctx, int groups)
             return -1;
     }
     return 0;
+}
+
+/* code-runtime-quickjs: JS_DefineLazyProperty. The init may run JavaScript, which may
+   change 'p' in any way (add properties, which moves p->prop; delete or redefine the
+   group's): so nothing found before it is used after it, and the properties still
+   defined with the group are looked up afterwards. Filling them adds no property. */
+static int js_lazy_group_init(JSContext *ctx, JSObject *p, const JSLazyGroup *group,
+                              JSContext *realm)
+{
+    JSValue obj, holder;
+    JSObject *h;
+    JSShape *sh;
+    JSShapeProperty *prs, *hprs;
+    JSProperty *pr, *hpr;
+    uint32_t i;
+
+    obj = js_dup(JS_MKPTR(JS_TAG_OBJECT, p));
+    realm = JS_DupContext(realm);
+    holder = group->init(realm, group);
+    JS_FreeContext(realm);
+    if (JS_IsException(holder))
+        goto fail;
+    if (JS_VALUE_GET_TAG(holder) != JS_TAG_OBJECT) {
+        JS_FreeValue(ctx, holder);
+        JS_ThrowInternalError(ctx, "lazy property group did not load");
+        goto fail;
+    }
+    h = JS_VALUE_GET_OBJ(holder);
+    if (js_shape_prepare_update(ctx, p, NULL)) {
+        JS_FreeValue(ctx, holder);
+        goto fail;
+    }
+    sh = p->shape;
+    for (i = 0, prs = get_shape_prop(sh); i < sh->prop_count; i++, prs++) {
+        pr = &p->prop[i];
+        if (prs->atom == JS_ATOM_NULL ||
+            (prs->flags & JS_PROP_TMASK) != JS_PROP_AUTOINIT ||
+            js_autoinit_get_id(pr) != JS_AUTOINIT_ID_LAZY_GROUP ||
+            pr->u.init.opaque != group)
+            continue;
+        hprs = find_own_property(&hpr, h, prs->atom);
+        js_autoinit_free(ctx->rt, pr);
+        prs->flags &= ~JS_PROP_TMASK;
+        pr->u.value = (hprs && !(hprs->flags & JS_PROP_TMASK)) ?
+            js_dup(hpr->u.value) : JS_UNDEFINED;
+    }
+    JS_FreeValue(ctx, holder);
+    JS_FreeValue(ctx, obj);
+    return 0;
+ fail:
+    JS_FreeValue(ctx, obj);
+    return -1;
+}
+
+/* code-runtime-quickjs: a lazy group's property about to get a new value becomes a data
+   property holding undefined, without loading the group (the caller looks it up again) */
+static int js_lazy_group_drop(JSContext *ctx, JSObject *p, JSShapeProperty *prs,
+                              JSProperty *pr)
+{
+    if (js_shape_prepare_update(ctx, p, &prs))
+        return -1;
+    js_autoinit_free(ctx->rt, pr);
+    prs->flags &= ~JS_PROP_TMASK;
+    pr->u.value = JS_UNDEFINED;
+    return 0;
+}
+
+int JS_DefineLazyProperty(JSContext *ctx, JSValueConst obj, JSAtom atom,
+                          const JSLazyGroup *group, int flags)
+{
+    JSProperty *pr;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT ||
+        find_own_property(&pr, JS_VALUE_GET_OBJ(obj), atom)) {
+        JS_ThrowTypeError(ctx, "lazy property: not a new property of an object");
+        return -1;
+    }
+    if (((uintptr_t)ctx & 7) != 0) {
+        /* no room for the id beside the realm (as JS_AddLazyIntrinsics): load now */
+        JSValue holder = group->init(ctx, group), val;
+        if (JS_IsException(holder))
+            return -1;
+        val = JS_GetProperty(ctx, holder, atom);
+        JS_FreeValue(ctx, holder);
+        if (JS_IsException(val))
+            return -1;
+        return JS_DefinePropertyValue(ctx, obj, atom, val, flags & JS_PROP_C_W_E);
+    }
+    return JS_DefineAutoInitProperty(ctx, obj, atom, JS_AUTOINIT_ID_LAZY_GROUP,
+                                     (void *)group, flags & JS_PROP_C_W_E) < 0 ? -1 : 0;
 }
 
 static JSValue js_lazy_intrinsic_autoinit(JSContext *ctx, JSObject *p, JSAtom atom,

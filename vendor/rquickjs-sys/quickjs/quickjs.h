@@ -556,6 +556,18 @@ JS_EXTERN int JS_AddIntrinsicBaseObjects(JSContext *ctx);
 #define JS_LAZY_LAST JS_LAZY_REGEXP
 JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
+/* code-runtime-quickjs: lazy properties an embedder defines (JS_DefineLazyProperty). The
+   first use of any property of `obj` defined with `group` (a read, a write, a definition, a
+   descriptor) calls group->init, which returns an object (it may run JavaScript); then
+   every property of `obj` still defined with `group` becomes a data property, with the
+   attributes it was defined with, holding that object's own data property of the same
+   name (undefined if it has none). Until then each is one property slot and no value. */
+typedef struct JSLazyGroup JSLazyGroup;
+struct JSLazyGroup {
+    JSValue (*init)(JSContext *ctx, const JSLazyGroup *group);
+};
+JS_EXTERN int JS_DefineLazyProperty(JSContext *ctx, JSValueConst obj, JSAtom atom,
+                                    const JSLazyGroup *group, int flags);
 /* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
 JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
 /* code-runtime-quickjs: the time zone of Date's local time, UTC until one is set. The

@@ -9,9 +9,9 @@
 //! service). May use only `quickjs`, `messages` and `zone` (the run's time zone); knows nothing of runs, and no service
 //! file uses this one (`common.rs` holds what they share).
 //!
-//! Cost model: nothing is loaded until a program reads `Intl` or calls one of the methods
-//! above. `install` defines one accessor on `globalThis` (replaced by a data property on
-//! first read, as the web globals are); the methods are QuickJS's own until called, when
+//! Cost model: nothing is loaded until a program uses `Intl` or calls one of the methods
+//! above. `install` defines `Intl` as a lazy data property of `globalThis` (`quickjs::lazy`,
+//! as the web globals are); the methods are QuickJS's own until called, when
 //! the hook loads the prelude (bytecode compiled once per process) into the context and
 //! keeps its internals in the context's locale state. ICU4X's formatters are cached per
 //! thread by locale and options (`common::Cache`), so later formats skip the data look-up.
@@ -38,8 +38,9 @@ mod plural_rules;
 mod relative_time_format;
 mod segmenter;
 
+use crate::quickjs::lazy::{self, LazyGroup};
 use crate::quickjs::prelude::Prelude;
-use crate::quickjs::raw::{self, Owned};
+use crate::quickjs::raw;
 use rquickjs::{qjs, Ctx, Object, Value};
 
 /// The JavaScript part: the core, one file per service, the end (which returns the
@@ -102,32 +103,23 @@ extern "C" {
 
 static HOOK: std::sync::Once = std::sync::Once::new();
 
-/// Defines the lazy `Intl` accessor and makes sure the locale hook is set. Runs before the
-/// program; costs one accessor.
+/// `Intl` loads with the prelude's internals, which hold it.
+static GROUP: LazyGroup = LazyGroup::new(internals, c"Intl could not be loaded");
+
+/// Defines the lazy `Intl` global and makes sure the locale hook is set. Runs before the
+/// program; costs one property slot (`quickjs::lazy`).
 pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
   // SAFETY: sets a process-wide function pointer once; the hook only runs on a thread
   // running a context, with QuickJS's arguments.
   HOOK.call_once(|| unsafe { JS_SetLocaleHook(Some(locale_hook)) });
-  let c = ctx.as_raw().as_ptr();
-  // SAFETY: JS_NewCFunctionData returns a new reference; one more goes to each of the
-  // getter and setter slots of JS_DefinePropertyGetSet, which takes both.
-  unsafe {
-    let access = qjs::JS_NewCFunctionData(c, Some(intl_access), 0, 0, 0, std::ptr::null_mut());
-    let atom = qjs::JS_NewAtomLen(c, c"Intl".as_ptr(), 4);
-    let r = qjs::JS_DefinePropertyGetSet(
-      c,
-      globals.as_raw(),
-      atom,
-      access,
-      qjs::JS_DupValue(c, access),
-      qjs::JS_PROP_CONFIGURABLE as i32,
-    );
-    qjs::JS_FreeAtom(c, atom);
-    if r < 0 {
-      return Err(rquickjs::Error::Exception);
-    }
-  }
-  Ok(())
+  lazy::define(ctx, globals, &["Intl"], &GROUP)
+}
+
+/// Whether this context loaded the prelude (a program used `Intl` or a locale method).
+#[cfg(test)]
+pub(crate) fn loaded(ctx: &Ctx<'_>) -> bool {
+  // SAFETY: reads the context's locale state, borrowed.
+  raw::is_object(unsafe { JS_GetLocaleState(ctx.as_raw().as_ptr()) })
 }
 
 /// The internals object of this context's prelude, loading it on first use (borrowed from
@@ -176,61 +168,6 @@ unsafe extern "C" fn locale_hook(
     // SAFETY: argv holds argc values, borrowed for the call; JS_Call returns a new
     // reference (or JS_EXCEPTION) for our caller.
     Some(unsafe { qjs::JS_Call(c, f.as_raw(), this, argc, argv) })
-  });
-  match result {
-    Ok(Some(v)) => v,
-    _ => raw::exception(c, c"Intl could not be loaded"),
-  }
-}
-
-/// Getter and setter of `Intl`: a get (no argument) loads the prelude and replaces the
-/// accessor with the data property; a set defines the program's value instead.
-unsafe extern "C" fn intl_access(
-  c: *mut qjs::JSContext,
-  this: qjs::JSValue,
-  argc: std::ffi::c_int,
-  argv: *mut qjs::JSValue,
-  _magic: std::ffi::c_int,
-  _data: *mut qjs::JSValue,
-) -> qjs::JSValue {
-  let result = std::panic::catch_unwind(|| {
-    let ctx_ptr = std::ptr::NonNull::new(c)?;
-    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
-    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
-    let value = if argc > 0 {
-      // SAFETY: argv holds argc (>= 1) values; we take our own reference to the first.
-      unsafe { Value::from_raw(ctx.clone(), qjs::JS_DupValue(c, *argv)) }
-    } else {
-      let Ok(internals) = internals(&ctx) else {
-        return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
-      };
-      internals.get::<_, Value>("Intl").ok()?
-    };
-    // SAFETY: the global object is a new reference, freed by Owned.
-    let global = unsafe { Owned::new(c, qjs::JS_GetGlobalObject(c)) };
-    let target = if argc > 0 && raw::is_object(this) { this } else { global.v };
-    // SAFETY: JS_DefinePropertyValue takes the reference we dup for it.
-    let r = unsafe {
-      let atom = qjs::JS_NewAtomLen(c, c"Intl".as_ptr(), 4);
-      let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
-      let r = qjs::JS_DefinePropertyValue(
-        c,
-        target,
-        atom,
-        qjs::JS_DupValue(c, value.as_raw()),
-        flags as i32,
-      );
-      qjs::JS_FreeAtom(c, atom);
-      r
-    };
-    if r < 0 {
-      return Some(qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0));
-    }
-    if argc > 0 {
-      return Some(qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0));
-    }
-    // SAFETY: a new reference for the caller.
-    Some(unsafe { qjs::JS_DupValue(c, value.as_raw()) })
   });
   match result {
     Ok(Some(v)) => v,

@@ -3,17 +3,17 @@
 //! `CustomEvent`, `AbortController`, `AbortSignal`; and a per-run seeded `Math.random`.
 //!
 //! Cost model: a fresh context per run makes every eager global a per-run cost, so these are
-//! installed *lazily*. Each name starts as an accessor on `globalThis`; the first read loads
-//! the prelude (`prelude/web.js`, compiled to QuickJS bytecode once per process and read
-//! into each context that needs it), which replaces every accessor with an ordinary
-//! writable, configurable data property. A write before any read simply defines the
-//! property. `Math.random` is QuickJS's own, seeded per run from the OS.
+//! installed *lazily* (`quickjs::lazy`): each name is a writable, configurable data property
+//! of `globalThis` from the start, whose value the first use of any of them loads (the
+//! prelude, `prelude/web.js`, compiled to QuickJS bytecode once per process and read into
+//! each context that needs it). `Math.random` is QuickJS's own, seeded per run from the OS.
 //!
 //! The prelude is plain JavaScript over a few natives defined here: UTF-8 coding, WHATWG URL
 //! parsing and setters (`ada-url`, the parser Node uses), `application/x-www-form-urlencoded` parsing and
 //! serialising (`form_urlencoded`), and OS randomness (`getrandom`). The natives read
 //! strings and typed arrays directly and run no program code.
 
+use crate::quickjs::lazy::{self, LazyGroup};
 use crate::quickjs::prelude::Prelude;
 use crate::quickjs::raw::{self, Owned};
 use crate::web::buffers::{new_uint8_array, throw_type, view_bytes};
@@ -46,145 +46,19 @@ pub const LAZY_GLOBALS: &[&str] = &[
 /// `prelude/web.js`; its completion value is a factory taking the natives.
 pub(crate) static PRELUDE: Prelude = Prelude::new(c"prelude/web.js", include_str!("web.js"));
 
-/// Defines the lazy accessors and seeds `Math.random`. Runs before the program, so it
-/// is part of every run's start-up cost: the accessors are plain C functions (one per name,
-/// told apart by their `magic` index, serving as both getter and setter: a get passes no
-/// argument, a set one) sharing one state object, which is far cheaper to create than
-/// closures, and half the memory of a getter and a setter each.
+/// The web globals load together, from the prelude.
+static GROUP: LazyGroup = LazyGroup::new(load, c"the web globals could not be loaded");
+
+/// Defines the lazy globals and seeds `Math.random`. Runs before the program, so it is part
+/// of every run's start-up cost: one property slot per name (`quickjs::lazy`), no function.
 pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
-  let c = ctx.as_raw().as_ptr();
-  // SAFETY: JS_NewObject returns a new reference that Owned frees; JS_NewCFunctionData dups
-  // the data values it keeps; the functions' references go to JS_DefinePropertyGetSet.
-  unsafe {
-    let state = Owned::new(c, qjs::JS_NewObject(c));
-    let mut data = [state.v];
-    for (i, &name) in LAZY_GLOBALS.iter().enumerate() {
-      let access =
-        qjs::JS_NewCFunctionData(c, Some(lazy_access), 0, i as i32, 1, data.as_mut_ptr());
-      let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
-      let r = qjs::JS_DefinePropertyGetSet(
-        c,
-        globals.as_raw(),
-        atom,
-        access,
-        qjs::JS_DupValue(c, access),
-        qjs::JS_PROP_CONFIGURABLE as i32,
-      );
-      qjs::JS_FreeAtom(c, atom);
-      if r < 0 {
-        return Err(rquickjs::Error::Exception);
-      }
-    }
-  }
+  lazy::define(ctx, globals, LAZY_GLOBALS, &GROUP)?;
   install_random(ctx);
   Ok(())
 }
 
-/// Getter and setter of a lazy global: called with no argument it gets, with one it sets
-/// (a declared length of 0 leaves `argc` as the caller passed it).
-unsafe extern "C" fn lazy_access(
-  c: *mut qjs::JSContext,
-  this: qjs::JSValue,
-  argc: std::ffi::c_int,
-  argv: *mut qjs::JSValue,
-  magic: std::ffi::c_int,
-  data: *mut qjs::JSValue,
-) -> qjs::JSValue {
-  // SAFETY: the arguments are QuickJS's, passed on unchanged.
-  unsafe {
-    if argc > 0 {
-      lazy_set(c, this, argc, argv, magic, data)
-    } else {
-      lazy_get(c, this, argc, argv, magic, data)
-    }
-  }
-}
-
-/// Getter of a lazy global: loads the prelude once per context (the state object's `loaded`
-/// mark), then returns the now-defined data property.
-unsafe extern "C" fn lazy_get(
-  c: *mut qjs::JSContext,
-  _this: qjs::JSValue,
-  _argc: std::ffi::c_int,
-  _argv: *mut qjs::JSValue,
-  magic: std::ffi::c_int,
-  data: *mut qjs::JSValue,
-) -> qjs::JSValue {
-  let result = std::panic::catch_unwind(|| {
-    let ctx_ptr = std::ptr::NonNull::new(c)?;
-    // SAFETY: QuickJS calls us with a live context, on the thread that runs it.
-    let ctx = unsafe { Ctx::from_raw(ctx_ptr) };
-    // SAFETY: data[0] is the state object we passed at creation; borrowed, not owned.
-    let state = unsafe { *data };
-    let loaded = raw::Atom::new(c, c"loaded");
-    if raw::own_property(c, state, loaded.atom).is_none() {
-      // SAFETY: defining a property on our private state object runs no program code.
-      unsafe {
-        qjs::JS_DefinePropertyValue(c, state, loaded.atom, qjs::JS_MKVAL(qjs::JS_TAG_BOOL, 1), 0);
-      }
-      if load(&ctx).is_err() {
-        return None;
-      }
-    }
-    let name = LAZY_GLOBALS.get(magic as usize)?;
-    let globals = ctx.globals();
-    let atom = raw::Atom::new(c, &std::ffi::CString::new(*name).ok()?);
-    match raw::own_property(c, globals.as_raw(), atom.atom) {
-      // SAFETY: a new reference for the caller.
-      Some(d) if !d.is_accessor() => Some(unsafe { qjs::JS_DupValue(c, d.value.v) }),
-      _ => Some(qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)),
-    }
-  });
-  match result {
-    Ok(Some(v)) => v,
-    _ => raw::exception(c, c"the web globals could not be loaded"),
-  }
-}
-
-/// Setter of a lazy global: the program's value becomes an ordinary data property.
-unsafe extern "C" fn lazy_set(
-  c: *mut qjs::JSContext,
-  this: qjs::JSValue,
-  argc: std::ffi::c_int,
-  argv: *mut qjs::JSValue,
-  magic: std::ffi::c_int,
-  _data: *mut qjs::JSValue,
-) -> qjs::JSValue {
-  let Some(name) = LAZY_GLOBALS.get(magic as usize) else {
-    return qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0);
-  };
-  // SAFETY: argv holds argc values (at least one: `lazy_access` calls us only then); the
-  // value is dup'd for JS_DefinePropertyValue, which takes that reference.
-  unsafe {
-    let value =
-      if argc > 0 { qjs::JS_DupValue(c, *argv) } else { qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0) };
-    let target = if raw::is_object(this) { this } else { qjs::JS_GetGlobalObject(c) };
-    let atom = qjs::JS_NewAtomLen(c, name.as_ptr() as *const _, name.len() as _);
-    let flags = qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE;
-    let r = qjs::JS_DefinePropertyValue(c, target, atom, value, flags as i32);
-    qjs::JS_FreeAtom(c, atom);
-    if !raw::is_object(this) {
-      qjs::JS_FreeValue(c, target);
-    }
-    if r < 0 {
-      return qjs::JS_MKVAL(qjs::JS_TAG_EXCEPTION, 0);
-    }
-  }
-  qjs::JS_MKVAL(qjs::JS_TAG_UNDEFINED, 0)
-}
-
-/// `name` as a writable, configurable, non-enumerable data property (as Node's globals are).
-fn define_data(
-  ctx: &Ctx<'_>,
-  obj: &Object<'_>,
-  name: &str,
-  value: Value<'_>,
-) -> rquickjs::Result<()> {
-  raw::define(ctx, obj, name, value, qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE)
-}
-
-/// Reads the prelude into this context and defines every lazy global.
-fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
+/// Reads the prelude into this context: the object holding every lazy global's value.
+fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
   let c = ctx.as_raw().as_ptr();
   // SAFETY: `evaluate` returns an owned value (or JS_EXCEPTION), which Value takes.
   let factory = unsafe { Value::from_raw(ctx.clone(), PRELUDE.evaluate(c)) };
@@ -192,13 +66,7 @@ fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<()> {
     return Err(rquickjs::Error::Exception);
   }
   let factory = factory.into_function().ok_or(rquickjs::Error::Exception)?;
-  let made: Object = factory.call((natives(ctx)?,))?;
-  let globals = ctx.globals();
-  for &name in LAZY_GLOBALS {
-    let value: Value = made.get(name)?;
-    define_data(ctx, &globals, name, value)?;
-  }
-  Ok(())
+  factory.call((natives(ctx)?,))
 }
 
 /// A native's work on the program's strings `inputs`: the buffers it makes from them (UTF-8
