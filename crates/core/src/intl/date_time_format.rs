@@ -87,7 +87,10 @@ fn unpadded(spec: &Spec, pattern: &str) -> Unpad {
     }
     best
   };
-  Unpad { day: spec.day == "numeric" && run('d') == 2, month: spec.month == "numeric" && run('M') == 2 }
+  Unpad {
+    day: spec.day == "numeric" && run('d') == 2,
+    month: spec.month == "numeric" && run('M') == 2,
+  }
 }
 
 /// A part's text without the leading zero when `unpad` names its field.
@@ -265,10 +268,9 @@ fn make(ctx: &Ctx<'_>, spec: &Spec) -> rquickjs::Result<Dtf> {
   let formatter = DateTimeFormatter::try_new(prefs, fields).map_err(|_| data_error(ctx))?;
   let zone = Zone::get(&spec.zone).unwrap_or_else(Zone::utc);
   let unpad = match zoned(0.0, zone) {
-    Some(input) => unpadded(
-      spec,
-      &writeable::Writeable::write_to_string(&formatter.format(&input).pattern()),
-    ),
+    Some(input) => {
+      unpadded(spec, &writeable::Writeable::write_to_string(&formatter.format(&input).pattern()))
+    }
     None => Unpad::default(),
   };
   Ok(Dtf { formatter, prefs, fields, range: std::cell::OnceCell::new(), zone, unpad })
@@ -567,7 +569,10 @@ mod tests {
     assert_eq!(unpadded(&numeric("en-GB"), "dd/MM/y"), Unpad::default());
     let two = Spec { day: "2-digit".into(), ..numeric("de") };
     assert_eq!(unpadded(&two, "dd.MM.y"), Unpad { day: false, month: true });
-    assert_eq!(unpad_pattern(Unpad { day: true, month: true }, "dd.MM.y, HH:mm".into()), "d.M.y, HH:mm");
+    assert_eq!(
+      unpad_pattern(Unpad { day: true, month: true }, "dd.MM.y, HH:mm".into()),
+      "d.M.y, HH:mm"
+    );
     let mut day = "01".to_owned();
     unpad_part(Unpad { day: true, month: false }, "day", &mut day);
     assert_eq!(day, "1");

@@ -219,9 +219,12 @@ pub(crate) fn define<'js>(ctx: &Ctx<'js>, n: &Object<'js>) -> rquickjs::Result<(
   )?;
   n.set(
     "regionTimeZones",
-    Function::new(ctx.clone(), |ctx: Ctx<'js>, region: Value<'js>| -> rquickjs::Result<List<String>> {
-      Ok(List(region_time_zones(&common::utf8(&ctx, &region)?)))
-    })?,
+    Function::new(
+      ctx.clone(),
+      |ctx: Ctx<'js>, region: Value<'js>| -> rquickjs::Result<List<String>> {
+        Ok(List(region_time_zones(&common::utf8(&ctx, &region)?)))
+      },
+    )?,
   )?;
   n.set(
     "caseMap",
@@ -257,7 +260,10 @@ mod tests {
     assert_eq!(canonicalize("und-u-tz-cnckg").as_deref(), Some("und-u-tz-cnsha"));
     assert_eq!(canonicalize("posix").as_deref(), Some("posix"));
     assert_eq!(canonicalize("ZZZZZZZZ-abcd-123-1abc").as_deref(), Some("zzzzzzzz-Abcd-123-1abc"));
-    assert_eq!(canonicalize("und-latn-t-und-hani-m0-names").as_deref(), Some("und-Latn-t-und-hani-m0-prprname"));
+    assert_eq!(
+      canonicalize("und-latn-t-und-hani-m0-names").as_deref(),
+      Some("und-Latn-t-und-hani-m0-prprname")
+    );
     for bad in [
       "",
       "en_US",
