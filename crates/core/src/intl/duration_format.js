@@ -50,16 +50,10 @@
     const ctor = 'Intl.DurationFormat'
     const r = create(null)
     r.kind = 'DurationFormat'
-    getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
-    const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
-    if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
-    const opt = create(null)
-    opt.nu = numberingSystem
-    const resolved = resolveLocale(requested, opt, ['nu'], { nu: NUMBERING_SYSTEMS })
+    const resolved = resolveNumberingLocale(requested, options, ctor)
     r.locale = resolved.locale
     r.dataLocale = resolved.dataLocale
-    const nu = resolved.nu
-    r.numberingSystem = native.numberingSystem(nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale)
+    r.numberingSystem = native.numberingSystem(resolved.numberingLocale)
     r.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow', 'digital'], 'short', ctor)
     let prevStyle = ''
     for (let i = 0; i < DURATION_UNITS.length; i++) {

@@ -293,6 +293,24 @@
     return result
   }
 
+  /**
+   * The `localeMatcher` and `numberingSystem` options, read in ECMA-402's order, and the
+   * locale resolved with the `nu` key: `numberingLocale` is the data locale carrying a
+   * numbering system ICU4X has as `-nu-` (NUMBERING_SYSTEMS, number_format.js).
+   */
+  function resolveNumberingLocale(requested, options, ctor) {
+    getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
+    const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
+    if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
+    const opt = create(null)
+    opt.nu = numberingSystem
+    const resolved = resolveLocale(requested, opt, ['nu'], { nu: NUMBERING_SYSTEMS })
+    const nu = resolved.nu
+    const numberingLocale =
+      nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale
+    return { locale: resolved.locale, dataLocale: resolved.dataLocale, numberingLocale }
+  }
+
   const insertExtension = (locale, ext) => `${locale}-u${ext}`
 
   /** SupportedLocales. */

@@ -127,16 +127,9 @@
     const r = create(null)
     r.kind = 'NumberFormat'
     r.ctorName = ctor
-    getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
-    const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
-    if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
-    const opt = create(null)
-    opt.nu = numberingSystem
-    const resolved = resolveLocale(requested, opt, ['nu'], { nu: NUMBERING_SYSTEMS })
+    const resolved = resolveNumberingLocale(requested, options, ctor)
     r.locale = resolved.locale
-    // The data locale carries the numbering system for ICU4X.
-    const nu = resolved.nu
-    r.dataLocale = nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale
+    r.dataLocale = resolved.numberingLocale
     // SetNumberFormatUnitOptions
     const style = getOption(options, 'style', 'string', ['decimal', 'percent', 'currency', 'unit'], 'decimal', ctor)
     r.style = style

@@ -10,15 +10,9 @@
     const ctor = 'Intl.RelativeTimeFormat'
     const r = create(null)
     r.kind = 'RelativeTimeFormat'
-    getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', ctor)
-    const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined, ctor)
-    if (numberingSystem !== undefined && !test(TYPE, numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`)
-    const opt = create(null)
-    opt.nu = numberingSystem
-    const resolved = resolveLocale(requested, opt, ['nu'], { nu: NUMBERING_SYSTEMS })
+    const resolved = resolveNumberingLocale(requested, options, ctor)
     r.locale = resolved.locale
-    const nu = resolved.nu
-    r.dataLocale = nu !== undefined && includes(NUMBERING_SYSTEMS, nu) ? insertExtension(resolved.dataLocale, `-nu-${nu}`) : resolved.dataLocale
+    r.dataLocale = resolved.numberingLocale
     r.numberingSystem = native.numberingSystem(r.dataLocale)
     r.style = getOption(options, 'style', 'string', WIDTHS, 'long', ctor)
     r.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', ctor)
