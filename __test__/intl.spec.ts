@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { afterAll, describe, expect, test } from 'vitest'
 import { differential, runOn, runtime } from './helpers'
 
@@ -297,6 +298,21 @@ describe('the methods ECMA-402 redefines', () => {
       `return [attempt(() => Number.prototype.toLocaleString.call('x')), attempt(() => BigInt.prototype.toLocaleString.call(1)), attempt(() => String.prototype.localeCompare.call(null, 'x'))]`,
     ],
   ])
+})
+
+describe('first uses', () => {
+  // In a fresh process (the prelude's bytecode is compiled once per process): runs that load
+  // Intl together on a 2-thread pool each get their answer. They used to wait for ever, one
+  // compiling the prelude (hot, waiting for a core) and the other blocked on its lock.
+  test('four runs loading Intl at once on two threads all finish', () => {
+    const script = `const { CodeRuntime } = require(${J(require.resolve('../index.js'))})
+      const rt = new CodeRuntime({ threads: 2, computeMs: 5000, maxWallMs: 8000 })
+      const programs = ['return (1n).toLocaleString()', 'return (2).toLocaleString()', 'return new Intl.NumberFormat().format(3)', 'return 4']
+      Promise.all(programs.map((program) => rt.run({ program, bindings: [] }))).then((rs) => { console.log(JSON.stringify(rs)); rt.dispose() })`
+    const out = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 })
+    expect(out.status, out.stderr).toBe(0)
+    expect(JSON.parse(out.stdout)).toEqual([{ logs: [], value: '1' }, { logs: [], value: '2' }, { logs: [], value: '3' }, { logs: [], value: 4 }])
+  })
 })
 
 describe('hostile programs', () => {

@@ -11,10 +11,9 @@
     const out = []
     for (let i = 0; i < all.length; i++) {
       const z = all[i]
-      // The canonical zones: no legacy aliases (US/…, Etc/… but the GMT offsets, bare names).
-      if (apply(strIndexOf, z, ['/']) !== -1 && !test(/^(US|SystemV|Etc\/(?!GMT[+-]))/, z)) push(out, z)
+      // The canonical zones as ICU lists them for V8: Area/City only (no US/…, Etc/…, UTC).
+      if (apply(strIndexOf, z, ['/']) !== -1 && !test(/^(US|SystemV|Etc)\//, z)) push(out, z)
     }
-    push(out, 'UTC')
     return out
   }
   const HOUR_CYCLES = ['h11', 'h12', 'h23', 'h24']

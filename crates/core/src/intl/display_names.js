@@ -63,9 +63,9 @@
       const r = dnOf(this, 'Intl.DisplayNames.prototype.of')
       code = `${code}`
       code = canonicalCode(r.type, code)
-      const kind = apply(arrayIndexOf, DISPLAY_TYPES, [r.type])
+      const kind = indexOf(DISPLAY_TYPES, r.type)
       const name = kind <= 3
-        ? native.displayName(r.dataLocale, apply(arrayIndexOf, WIDTHS, [r.style]), kind, code, r.languageDisplay === 'dialect')
+        ? native.displayName(r.dataLocale, indexOf(WIDTHS, r.style), kind, code, r.languageDisplay === 'dialect')
         : undefined
       if (name !== undefined) return name
       return r.fallback === 'code' ? code : undefined

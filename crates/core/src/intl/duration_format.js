@@ -73,7 +73,8 @@
   function integerIfIntegral(v) {
     const n = +v
     if (!(n - n === 0) || MathFloor(n) !== n) throw new RangeError('Invalid time value for Temporal')
-    return n
+    // A mathematical value: -0 is 0.
+    return n + 0
   }
 
   /** ToDurationRecord, IsValidDuration included. */
@@ -117,7 +118,7 @@
   function totalNanoseconds(d, from) {
     const scale = { days: 86400000000000, hours: 3600000000000, minutes: 60000000000, seconds: 1000000000, milliseconds: 1000000, microseconds: 1000, nanoseconds: 1 }
     let ns = bigZero
-    for (let i = apply(arrayIndexOf, DURATION_UNITS, [from]); i < DURATION_UNITS.length; i++) {
+    for (let i = indexOf(DURATION_UNITS, from); i < DURATION_UNITS.length; i++) {
       ns += BigIntCtor(d[DURATION_UNITS[i]]) * BigIntCtor(scale[DURATION_UNITS[i]])
     }
     return ns
@@ -125,7 +126,7 @@
 
   /** A seconds/milliseconds/microseconds value with the smaller units as its decimal fraction. */
   function fractionalValue(d, unit) {
-    const i = apply(arrayIndexOf, DURATION_UNITS, [unit])
+    const i = indexOf(DURATION_UNITS, unit)
     let plain = true
     for (let j = i + 1; j < DURATION_UNITS.length; j++) if (d[DURATION_UNITS[j]] !== 0) plain = false
     if (plain) return d[unit]
@@ -218,7 +219,7 @@
       for (let k = 0; k < groups[i].length; k++) s += groups[i][k].value
       push(strings, s)
     }
-    const flat = native.listFormat(r.dataLocale, 2, apply(arrayIndexOf, WIDTHS, [listStyle]), strings, true)
+    const flat = native.listFormat(r.dataLocale, 2, indexOf(WIDTHS, listStyle), strings, true)
     const out = []
     let next = 0
     for (let i = 0; i < flat.length; i += 2) {

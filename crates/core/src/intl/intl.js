@@ -16,7 +16,6 @@
   const ownKeys = Reflect.ownKeys
   const WeakMapCtor = WeakMap
   const { get: wmGet, set: wmSet, has: wmHas } = WeakMap.prototype
-  const { join: arrayJoin, indexOf: arrayIndexOf, sort: arraySort } = Array.prototype
   const { slice: strSlice, indexOf: strIndexOf, split: strSplit, toLowerCase: strLower, toUpperCase: strUpper, replace: strReplace } = String.prototype
   const regexpTest = RegExp.prototype.test
   const numberValueOf = Number.prototype.valueOf
@@ -33,8 +32,31 @@
   const createData = (o, key, value) => defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true })
   /** Appends to an array as CreateDataProperty does (programs' setters on Array.prototype stay out). */
   const push = (arr, v) => createData(arr, arr.length, v)
-  const join = (arr, sep) => apply(arrayJoin, arr, [sep])
-  const includes = (arr, v) => apply(arrayIndexOf, arr, [v]) !== -1
+  // Array methods as loops of our own: the prelude loads when a program first touches Intl,
+  // by which time Array.prototype's methods may be the program's (test262 taints them).
+  function indexOf(arr, v) {
+    for (let i = 0; i < arr.length; i++) if (arr[i] === v) return i
+    return -1
+  }
+  const includes = (arr, v) => indexOf(arr, v) !== -1
+  function join(arr, sep) {
+    let s = ''
+    for (let i = 0; i < arr.length; i++) s += i === 0 ? arr[i] : `${sep}${arr[i]}`
+    return s
+  }
+  /** Sorts strings in place by code units (insertion sort: the lists are short). */
+  function sortStrings(arr) {
+    for (let i = 1; i < arr.length; i++) {
+      const v = arr[i]
+      let j = i - 1
+      while (j >= 0 && arr[j] > v) {
+        arr[j + 1] = arr[j]
+        j--
+      }
+      arr[j + 1] = v
+    }
+    return arr
+  }
   const lower = (s) => apply(strLower, s, [])
   const upper = (s) => apply(strUpper, s, [])
   const slice = (s, a, b) => apply(strSlice, s, [a, b])

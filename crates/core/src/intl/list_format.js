@@ -47,7 +47,7 @@
   }
   const lfOf = (o, method) => unwrap(o, 'ListFormat', method)
   const listFormat = (r, list, toParts) =>
-    native.listFormat(r.dataLocale, apply(arrayIndexOf, LIST_TYPES, [r.type]), apply(arrayIndexOf, WIDTHS, [r.style]), list, toParts)
+    native.listFormat(r.dataLocale, indexOf(LIST_TYPES, r.type), indexOf(WIDTHS, r.style), list, toParts)
   defineMethods(ListFormat.prototype, {
     format(list) {
       const r = lfOf(this, 'Intl.ListFormat.prototype.format')

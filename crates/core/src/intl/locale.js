@@ -89,7 +89,7 @@
   function withKeywords(tag, keywords) {
     const { base, others } = splitExtension(tag)
     const keys = objectKeys(keywords)
-    apply(arraySort, keys, [])
+    sortStrings(keys)
     let u = ''
     for (let i = 0; i < keys.length; i++) {
       const v = keywords[keys[i]]
@@ -259,7 +259,7 @@
       if (co !== undefined) return arrayOf([co])
       const own = COLLATIONS_BY_LANGUAGE[localeParts(tag).language]
       const list = split(own === undefined ? 'emoji eor' : `emoji eor ${own}`, ' ')
-      apply(arraySort, list, [])
+      sortStrings(list)
       return arrayOf(list)
     },
     getHourCycles() {
@@ -302,7 +302,7 @@
       const out = {}
       const fw = keywords.fw
       const names = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']
-      const named = fw === undefined ? -1 : apply(arrayIndexOf, names, [fw])
+      const named = fw === undefined ? -1 : indexOf(names, fw)
       createData(out, 'firstDay', named === -1 ? days[0] : named + 1)
       const weekend = []
       for (let i = 1; i < days.length; i++) push(weekend, days[i])

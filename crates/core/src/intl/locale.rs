@@ -140,11 +140,12 @@ fn likely_subtags(tag: &str, maximize: bool) -> String {
   let Ok(mut loc) = Locale::try_from_str(tag) else { return tag.to_owned() };
   let expander = LocaleExpander::new_extended();
   if maximize {
-    // CLDR's `und` is en-Latn-US; ICU4X leaves a bare `und` alone.
-    if loc.id.language.is_unknown() && loc.id.script.is_none() && loc.id.region.is_none() {
-      loc.id.language = icu_locale_core::subtags::language!("en");
-    }
     expander.maximize(&mut loc.id);
+    // What ICU4X leaves without a language (`und`, `und-150`) takes CLDR's `und`: English.
+    if loc.id.language.is_unknown() {
+      loc.id.language = icu_locale_core::subtags::language!("en");
+      expander.maximize(&mut loc.id);
+    }
   } else {
     expander.minimize(&mut loc.id);
   }
@@ -281,6 +282,8 @@ mod tests {
   #[test]
   fn likely_subtags_come_from_cldr() {
     assert_eq!(likely_subtags("und", true), "en-Latn-US");
+    assert_eq!(likely_subtags("und-150", true), "en-Latn-150");
+    assert_eq!(likely_subtags("und-RU", true), "ru-Cyrl-RU");
     assert_eq!(likely_subtags("zh-TW", true), "zh-Hant-TW");
     assert_eq!(likely_subtags("en-Latn-US", false), "en");
     assert_eq!(likely_subtags("posix", true), "posix");

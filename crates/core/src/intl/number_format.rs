@@ -506,7 +506,7 @@ impl Formatter {
   /// The parts of `x`.
   fn format(&self, ctx: &Ctx<'_>, x: &Num) -> rquickjs::Result<Vec<(&'static str, String)>> {
     let (negative, number, exponent) = match x {
-      Num::NaN => (false, vec![("nan", "NaN".to_owned())], None),
+      Num::NaN => (false, vec![("nan", nan_symbol(&self.spec.locale).to_owned())], None),
       Num::Infinite(neg) => (*neg, vec![("infinity", "∞".to_owned())], None),
       Num::Finite(d) => {
         let mut d = d.clone();
@@ -969,6 +969,39 @@ fn exponent_symbol(locale: &str, minus: &str) -> &'static str {
 }
 
 /// The numbering system whose zero digit is `zero`.
+/// CLDR's NaN symbol where it is not `NaN` (ICU4X's decimal data has none).
+fn nan_symbol(locale: &str) -> &'static str {
+  let loc = common::locale(locale);
+  let hant = || {
+    loc.id.script.is_some_and(|s| s.as_str() == "Hant")
+      || (loc.id.script.is_none()
+        && loc.id.region.is_some_and(|r| matches!(r.as_str(), "TW" | "HK" | "MO")))
+  };
+  match loc.id.language.as_str() {
+    "am" => "በቁጥር ሊገለጽ የማይችል",
+    "ar" => "ليس رقمًا",
+    "dz" => "ཨང་མད",
+    "fa" => "ناعدد",
+    "fi" => "epäluku",
+    "ga" => "Nuimh",
+    "hy" => "ՈչԹ",
+    "ka" => "არ არის რიცხვი",
+    "kk" => "сан емес",
+    "ky" => "сан эмес",
+    "lo" => "ບໍ່\u{200b}ແມ່ນ\u{200b}ໂຕ\u{200b}ເລກ",
+    "lv" => "NS",
+    "my" => "ဂဏန်းမဟုတ်သော",
+    "ru" => "не число",
+    "so" => "MaL",
+    "tk" => "san däl",
+    "uz" => "son emas",
+    "yue" if loc.id.script.is_some_and(|s| s.as_str() == "Hans") => "非数值",
+    "yue" => "非數值",
+    "zh" if hant() => "非數值",
+    _ => "NaN",
+  }
+}
+
 /// The numbering systems of simple decimal digits (CLDR's numbers.xml), by the code point of
 /// their zero (contiguous digits from there); `hanidec` has its own.
 const DIGIT_ZEROS: &[(&str, u32)] = &[
@@ -1135,6 +1168,14 @@ mod tests {
 #[cfg(test)]
 mod unit_tests {
   use super::*;
+
+  #[test]
+  fn nan_is_written_as_cldr_writes_it() {
+    assert_eq!(nan_symbol("en-US"), "NaN");
+    assert_eq!(nan_symbol("zh-TW"), "非數值");
+    assert_eq!(nan_symbol("zh"), "NaN");
+    assert_eq!(nan_symbol("ru"), "не число");
+  }
 
   #[test]
   fn numbering_systems_icu4x_writes_in_latin_digits_get_their_own() {

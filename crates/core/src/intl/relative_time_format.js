@@ -24,12 +24,12 @@
     value = +value
     unit = `${unit}`
     if (!(value - value === 0)) throw new RangeError(`Value need to be finite number for ${method}()`)
-    let u = apply(arrayIndexOf, RELATIVE_UNITS, [unit])
-    if (u === -1 && unit.length > 1 && unit[unit.length - 1] === 's') u = apply(arrayIndexOf, RELATIVE_UNITS, [slice(unit, 0, unit.length - 1)])
+    let u = indexOf(RELATIVE_UNITS, unit)
+    if (u === -1 && unit.length > 1 && unit[unit.length - 1] === 's') u = indexOf(RELATIVE_UNITS, slice(unit, 0, unit.length - 1))
     if (u === -1) throw new RangeError(`Invalid unit argument for ${method}() '${unit}'`)
     // `-0` reads as `0` where a named phrase (`now`) exists, as V8 has it.
     if (value === 0 && r.numeric === 'auto') value = 0
-    const out = native.relativeTimeFormat(r.dataLocale, apply(arrayIndexOf, WIDTHS, [r.style]), u, r.numeric === 'auto', value, toParts)
+    const out = native.relativeTimeFormat(r.dataLocale, indexOf(WIDTHS, r.style), u, r.numeric === 'auto', value, toParts)
     if (!toParts) return out
     const parts = []
     for (let i = 0; i < out.length; i += 2) {

@@ -19,7 +19,7 @@
     const resolved = resolveLocale(requested, create(null), [], create(null))
     r.locale = resolved.locale
     r.granularity = getOption(options, 'granularity', 'string', GRANULARITIES, 'grapheme', ctor)
-    r.g = apply(arrayIndexOf, GRANULARITIES, [r.granularity])
+    r.g = indexOf(GRANULARITIES, r.granularity)
     setSlot(this, r)
   }
 

@@ -5,7 +5,7 @@
 
 use crate::quickjs::raw::{self, Owned};
 use rquickjs::qjs;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 /// Compiles `all` ahead of the first run that needs them (on a pool thread, when an engine
 /// starts): compiling `prelude/inspect.js` takes milliseconds, which would otherwise land on
@@ -35,21 +35,18 @@ pub struct Prelude {
   /// (`function format() { [native code] }`), as built-ins do.
   native: bool,
   bytecode: OnceLock<Vec<u8>>,
-  /// Held while compiling: a run that needs the prelude while another thread (the warm-up)
-  /// compiles it waits instead of compiling it again on its own compute budget.
-  compiling: Mutex<()>,
 }
 
 impl Prelude {
   pub const fn new(name: &'static std::ffi::CStr, source: &'static str) -> Prelude {
-    Prelude { name, source, native: false, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
+    Prelude { name, source, native: false, bytecode: OnceLock::new() }
   }
 
   /// A prelude that defines ECMAScript built-ins (`Intl`): `Function.prototype.toString` of
   /// its functions gives the native form the specification requires of built-ins, not the
   /// prelude's source.
   pub const fn native(name: &'static std::ffi::CStr, source: &'static str) -> Prelude {
-    Prelude { name, source, native: true, bytecode: OnceLock::new(), compiling: Mutex::new(()) }
+    Prelude { name, source, native: true, bytecode: OnceLock::new() }
   }
 
   /// The bytecode, compiled in context `c` the first time.
@@ -57,10 +54,11 @@ impl Prelude {
     if let Some(b) = self.bytecode.get() {
       return Some(b);
     }
-    let _compiling = self.compiling.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(b) = self.bytecode.get() {
-      return Some(b);
-    }
+    // No lock: a thread never waits for another's compile. A run compiling goes through its
+    // interrupt checks, where a hot slice may wait for a core, and a second run blocked on a
+    // lock meanwhile would keep its core, so both would wait for ever (two first uses of
+    // Intl on a 2-thread pool did). A thread that finds no bytecode compiles a copy of its
+    // own (the warm-up makes that rare); the first copy stays.
     let mut src = self.source.as_bytes().to_vec();
     src.push(0);
     let flags =
