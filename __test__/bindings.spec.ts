@@ -613,3 +613,107 @@ describe('resolutions are read without running host getters or toJSON', () => {
     }
   })
 })
+
+describe('long array answers', () => {
+  // 20,000 elements, most of them flat records (checked where they are read, without a frame
+  // of the walk or a cycle check of their own), some nested, one object reached many times.
+  const N = 20_000
+  const shared = { shared: ['reached', 'often'] }
+  const rows = () =>
+    Array.from({ length: N }, (_, i) =>
+      i % 1000 === 0
+        ? shared
+        : i % 7 === 0
+          ? [i, -i / 8, 'ß€😀\u2028', null, { deep: [[{ at: i }]] }]
+          : i % 3 === 0
+            ? `s${i}\ud800\udfff\ud800 "quoted" \\`
+            : { id: i, name: 'item' + i, even: i % 2 === 0, nested: { tags: ['t' + (i % 5)] } },
+    )
+
+  test('every element arrives, in order, exactly as JSON writes it; one object reached many times is not a cycle', async () => {
+    const value = rows()
+    const r = await run(
+      `const v: any = await tools.rows(null)
+       return { json: JSON.stringify(v), array: Array.isArray(v), proto: Object.getPrototypeOf(v) === Array.prototype, length: v.length, last: v[v.length - 1] }`,
+      tools({ rows: async () => value }),
+    )
+    expect(r).toEqual({
+      logs: [],
+      value: { json: JSON.stringify(value), array: true, proto: true, length: N, last: JSON.parse(JSON.stringify(value[N - 1])) },
+    })
+  })
+
+  test('a program that replaced Array.prototype members and index accessors gets the same array', async () => {
+    const value = rows()
+    const r = await run(
+      `Object.defineProperty(Array.prototype, '5000', { get() { throw new Error('proto getter ran') }, set() { throw new Error('proto setter ran') }, configurable: true })
+       Array.prototype.push = () => { throw new Error('push ran') }
+       Array.prototype.concat = () => { throw new Error('concat ran') }
+       ;(Array as any).prototype[Symbol.iterator] = function* () { yield 'hijacked' }
+       const v: any = await tools.rows(null)
+       delete (Array.prototype as any)['5000']
+       return { json: JSON.stringify(v), length: v.length }`,
+      tools({ rows: async () => value }),
+    )
+    expect(r).toEqual({ logs: [], value: { json: JSON.stringify(value), length: N } })
+  })
+
+  let ran = 0
+  const refusals: [string, (rows: unknown[]) => void][] = [
+    ['a getter in the last element', (v) => (v[N - 1] = { id: 1, get x() { ran++; return 1 } })],
+    ['a getter in a flat record of a nested array', (v) => (v[N - 5] = [[{ a: 1, get b() { ran++; return 2 } }]])],
+    ['undefined in a middle element', (v) => (v[N / 2] = undefined)],
+    ['a cycle back to the array from a late element', (v) => (v[N - 3] = { k: [v] })],
+    ['a cycle within one late element', (v) => {
+      const o: any = { a: 1 }
+      o.self = { o }
+      v[N - 100] = o
+    }],
+    ['a Proxy element', (v) => (v[5000] = new Proxy({}, { ownKeys() { ran++; return [] }, getPrototypeOf() { ran++; return Object.prototype } }))],
+    ['a hole near the end', (v) => delete v[N - 2]],
+    ['an extra property on the array', (v) => ((v as any).extra = 1)],
+    ['a Date among the first elements', (v) => (v[10] = new Date(0))],
+  ]
+  test.each(refusals)('%s rejects the call, and the next long answer crosses whole', async (_, spoil) => {
+    ran = 0
+    const bad = rows()
+    spoil(bad)
+    const good = rows()
+    const answers = [bad, good]
+    const r = await run(
+      `let refused = ''
+       try { await tools.next(null) } catch (e: any) { refused = e.message }
+       const v: any = await tools.next(null)
+       return { refused, json: JSON.stringify(v) }`,
+      tools({ next: async () => answers.shift() as any }),
+    )
+    expect(r).toEqual({ logs: [], value: { refused: RESOLUTION_NOT_LOSSLESS, json: JSON.stringify(good) } })
+    expect(ran).toBe(0)
+  })
+
+  test('a run that does not wait for its long answer settles; a Proxy of a long array is refused without a trap', async () => {
+    let traps = 0
+    const proxied = new Proxy(rows(), {
+      // The host's own promise reads `then` when its async function returns the Proxy.
+      get(t, k) {
+        if (k !== 'then') traps++
+        return Reflect.get(t, k)
+      },
+      ownKeys(t) {
+        traps++
+        return Reflect.ownKeys(t)
+      },
+    })
+    const r1 = await run(`tools.rows(null).catch(() => {}); return 'done'`, tools({ rows: async () => rows() }))
+    expect(r1).toEqual({ logs: [], value: 'done' })
+    const r2 = await run(settle('tools.rows(null)'), tools({ rows: async () => proxied }, TOOL_ERROR))
+    expect(r2).toEqual({ logs: [], value: typed('rows', RESOLUTION_NOT_LOSSLESS) })
+    expect(traps).toBe(0)
+  })
+
+  test('a long string answer with lone surrogates crosses exactly', async () => {
+    const text = 'a\ud800b\udfffc😀'.repeat(10_000)
+    const r = await run(`const s: string = await tools.text(null); return [s.charCodeAt(1), s.charCodeAt(3), s]`, tools({ text: async () => text }))
+    expect(r).toEqual({ logs: [], value: [0xd800, 0xdfff, text] })
+  })
+})

@@ -70,40 +70,76 @@ function acceptPrimitive(v) {
 }
 
 /**
- * Whether the object `v` may be part of lossless JSON; if so it is pushed for its members
- * to be read. Nothing here reads a property: the shape checks are own-key listings, the
- * cheap ones V8 answers from an object's map (names, enumerable names) and the symbols.
+ * The own names of `v`, a non-array object, when it may be part of lossless JSON, else
+ * null. Nothing here reads a property: the shape checks are own-key listings, the cheap ones
+ * V8 answers from an object's map (names, enumerable names) and the symbols.
  */
-function acceptContainer(v) {
-  if (isProxy(v) || onLosslessPath(v)) return false
+function plainObjectNames(v) {
+  if (isProxy(v)) return null
   const proto = getPrototypeOf(v)
-  let keys = null
-  let count
-  if (isArray(v)) {
-    // Its indices, `length`, and nothing else, every index enumerable. Own names list the
-    // indices first, ascending, then `length` (an array's first named property), then any
-    // other names: `length` last, after `count` names, means exactly the indices below
-    // `count` come before it (no hole, no other name); as many enumerable names as indices
-    // means each is enumerable. Listing the names of a long array makes a string per index,
-    // but reading them one by one costs more.
-    count = v.length
-    if (proto !== ArrayPrototype || getOwnPropertySymbols(v).length !== 0) return false
-    const names = getOwnPropertyNames(v)
-    if (names.length !== count + 1 || names[count] !== 'length' || objectKeys(v).length !== count) return false
-  } else {
-    if (proto !== ObjectPrototype && proto !== null) return false
-    // Every own key an enumerable string: no symbols, and as many enumerable names as names.
-    keys = getOwnPropertyNames(v)
-    count = keys.length
-    if (objectKeys(v).length !== count || getOwnPropertySymbols(v).length !== 0) return false
-  }
+  if (proto !== ObjectPrototype && proto !== null) return null
+  // Every own key an enumerable string: no symbols, and as many enumerable names as names.
+  const names = getOwnPropertyNames(v)
+  if (objectKeys(v).length !== names.length || getOwnPropertySymbols(v).length !== 0) return null
+  return names
+}
+
+/**
+ * How many elements the array `v` has when it may be part of lossless JSON, else -1: its
+ * indices, `length`, and nothing else, every index enumerable. Own names list the indices
+ * first, ascending, then `length` (an array's first named property), then any other names:
+ * `length` last, after `count` names, means exactly the indices below `count` come before it
+ * (no hole, no other name); as many enumerable names as indices means each is enumerable.
+ * Listing the names of a long array makes a string per index, but reading them one by one
+ * costs more.
+ */
+function plainArrayLength(v) {
+  if (isProxy(v)) return -1
+  const count = v.length
+  if (getPrototypeOf(v) !== ArrayPrototype || getOwnPropertySymbols(v).length !== 0) return -1
+  const names = getOwnPropertyNames(v)
+  if (names.length !== count + 1 || names[count] !== 'length' || objectKeys(v).length !== count) return -1
+  return count
+}
+
+/**
+ * Pushes container `v` (its names, or null for an array, read from index `next` of `count`)
+ * for its members to be read; false when it is already on the walk's path (a cycle).
+ */
+function pushContainer(v, names, next, count) {
+  if (onLosslessPath(v)) return false
   const top = losslessTop
   if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.add(v)
   losslessStack[top] = v
-  losslessStack[top + 1] = keys
-  losslessStack[top + 2] = 0
+  losslessStack[top + 1] = names
+  losslessStack[top + 2] = next
   losslessStack[top + 3] = count
   losslessTop = top + FRAME
+  return true
+}
+
+/**
+ * Whether container `v` may be part of lossless JSON, read as far as it can be without
+ * going deeper: true with nothing pushed when it is an object whose members are all
+ * primitives (the common leaf, such as one of 50,000 records: no frame, no cycle check,
+ * since an object with no container member cannot be on the path), true with `v` pushed
+ * at its first container member otherwise, false when refused.
+ */
+function acceptContainer(v) {
+  if (isArray(v)) {
+    const count = plainArrayLength(v)
+    return count >= 0 && pushContainer(v, null, 0, count)
+  }
+  const names = plainObjectNames(v)
+  if (names === null) return false
+  const count = names.length
+  for (let i = 0; i < count; i++) {
+    const name = names[i]
+    if (lookupGetter.call(v, name) !== undefined) return false
+    const member = v[name]
+    if (typeof member === 'object' && member !== null) return pushContainer(v, names, i, count)
+    if (!acceptPrimitive(member)) return false
+  }
   return true
 }
 
@@ -111,60 +147,72 @@ function acceptContainer(v) {
  * Whether `root` is lossless JSON (SPEC "Lossless JSON"): iterative, reads no getter. A
  * member is read only once it is known to have no getter (`__lookupGetter__` finds an own
  * accessor's before looking further); an accessor with only a setter reads as `undefined`
- * without running it, which is refused like any `undefined`. The members of the innermost container are read in
- * one loop until one is a container itself, which is pushed and read first.
+ * without running it, which is refused like any `undefined`. The members of the innermost
+ * container are read in one loop until one is a container itself, which is checked there
+ * and, unless it is a flat object, pushed and read first.
  */
 function isLossless(root) {
   if (typeof root !== 'object' || root === null) return acceptPrimitive(root)
-  const stack = losslessStack
   try {
-    if (!acceptContainer(root)) return false
-    while (losslessTop > 0) {
-      const top = losslessTop - FRAME
-      const obj = stack[top]
-      const keys = stack[top + 1]
-      const count = stack[top + 3]
-      let i = stack[top + 2]
-      let inner = false
-      if (keys === null) {
-        for (; i < count; i++) {
-          if (lookupGetter.call(obj, i) !== undefined) return false
-          const v = obj[i]
-          if (typeof v === 'object' && v !== null) {
-            inner = true
-            break
-          }
-          if (!acceptPrimitive(v)) return false
-        }
-      } else {
-        for (; i < count; i++) {
-          const key = keys[i]
-          if (lookupGetter.call(obj, key) !== undefined) return false
-          const v = obj[key]
-          if (typeof v === 'object' && v !== null) {
-            inner = true
-            break
-          }
-          if (!acceptPrimitive(v)) return false
-        }
-      }
-      if (inner) {
-        stack[top + 2] = i + 1
-        if (!acceptContainer(keys === null ? obj[i] : obj[keys[i]])) return false
-        continue
-      }
-      if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
-      stack[top] = undefined
-      stack[top + 1] = undefined
-      losslessTop = top
-    }
-    return true
+    return acceptContainer(root) && walk()
   } finally {
-    // A refusal leaves frames behind.
-    for (let j = 0; j < losslessTop; j++) stack[j] = undefined
-    losslessTop = 0
-    if (losslessDeep.size !== 0) losslessDeep.clear()
+    endWalk()
   }
+}
+
+/** Reads the pushed containers to the end: whether all of them are lossless. */
+function walk() {
+  const stack = losslessStack
+  while (losslessTop > 0) {
+    const top = losslessTop - FRAME
+    const obj = stack[top]
+    const keys = stack[top + 1]
+    const count = stack[top + 3]
+    let i = stack[top + 2]
+    let inner = false
+    if (keys === null) {
+      for (; i < count; i++) {
+        if (lookupGetter.call(obj, i) !== undefined) return false
+        const v = obj[i]
+        if (typeof v === 'object' && v !== null) {
+          stack[top + 2] = i + 1
+          if (!acceptContainer(v)) return false
+          if (losslessTop !== top + FRAME) {
+            inner = true
+            break
+          }
+        } else if (!acceptPrimitive(v)) return false
+      }
+    } else {
+      for (; i < count; i++) {
+        const key = keys[i]
+        if (lookupGetter.call(obj, key) !== undefined) return false
+        const v = obj[key]
+        if (typeof v === 'object' && v !== null) {
+          stack[top + 2] = i + 1
+          if (!acceptContainer(v)) return false
+          if (losslessTop !== top + FRAME) {
+            inner = true
+            break
+          }
+        } else if (!acceptPrimitive(v)) return false
+      }
+    }
+    if (inner) continue
+    if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
+    stack[top] = undefined
+    stack[top + 1] = undefined
+    losslessTop = top
+  }
+  return true
+}
+
+/** Empties the walk's state (a refusal leaves frames behind). */
+function endWalk() {
+  const stack = losslessStack
+  for (let j = 0; j < losslessTop; j++) stack[j] = undefined
+  losslessTop = 0
+  if (losslessDeep.size !== 0) losslessDeep.clear()
 }
 
 /** The JSON text of a value `isLossless` accepted, written without `toJSON`. */
