@@ -170,33 +170,18 @@ function walk() {
     const count = stack[top + 3]
     let i = stack[top + 2]
     let inner = false
-    if (keys === null) {
-      for (; i < count; i++) {
-        if (lookupGetter.call(obj, i) !== undefined) return false
-        const v = obj[i]
-        if (typeof v === 'object' && v !== null) {
-          stack[top + 2] = i + 1
-          if (!acceptContainer(v)) return false
-          if (losslessTop !== top + FRAME) {
-            inner = true
-            break
-          }
-        } else if (!acceptPrimitive(v)) return false
-      }
-    } else {
-      for (; i < count; i++) {
-        const key = keys[i]
-        if (lookupGetter.call(obj, key) !== undefined) return false
-        const v = obj[key]
-        if (typeof v === 'object' && v !== null) {
-          stack[top + 2] = i + 1
-          if (!acceptContainer(v)) return false
-          if (losslessTop !== top + FRAME) {
-            inner = true
-            break
-          }
-        } else if (!acceptPrimitive(v)) return false
-      }
+    for (; i < count; i++) {
+      const key = keys === null ? i : keys[i]
+      if (lookupGetter.call(obj, key) !== undefined) return false
+      const v = obj[key]
+      if (typeof v === 'object' && v !== null) {
+        stack[top + 2] = i + 1
+        if (!acceptContainer(v)) return false
+        if (losslessTop !== top + FRAME) {
+          inner = true
+          break
+        }
+      } else if (!acceptPrimitive(v)) return false
     }
     if (inner) continue
     if (top >= FRAME * LOSSLESS_SCANNED_DEPTH) losslessDeep.delete(obj)
