@@ -82,14 +82,23 @@ pub struct TranspileError {
 pub enum TranspileErrorKind {
   /// The text is not a valid TypeScript function body.
   Syntax,
-  /// The program uses `import`/`export`; programs have no module system.
+  /// The program declares an `import` or `export`; programs have no module system. V8
+  /// refuses such a declaration in a function body as a `SyntaxError`.
   Module,
+  /// The program calls `import()`. It parses (in V8 it fails only when it runs), so it is
+  /// refused as an `Error`.
+  DynamicImport,
 }
 
 impl TranspileError {
-  /// The text a program failure shows: `SyntaxError: <message> (<line>:<column>)`.
+  /// The text a program failure shows: `<class>: <message> (<line>:<column>)`, the class
+  /// being the one V8 would throw (`SyntaxError`, or `Error` for `import()`).
   pub fn display(&self) -> String {
-    format!("SyntaxError: {} ({}:{})", self.message, self.line, self.column)
+    let class = match self.kind {
+      TranspileErrorKind::Syntax | TranspileErrorKind::Module => "SyntaxError",
+      TranspileErrorKind::DynamicImport => "Error",
+    };
+    format!("{class}: {} ({}:{})", self.message, self.line, self.column)
   }
 }
 
@@ -255,7 +264,7 @@ fn transpile_inner(program: &str, mode: Mode) -> Result<Transpiled, TranspileErr
   script.visit_with(&mut imports);
   if let Some(pos) = imports.found {
     let (line, column) = to_user(pos);
-    return Err(module_error(line, column));
+    return Err(module_error(TranspileErrorKind::DynamicImport, line, column));
   }
   if let Some((name, pos)) = private_names::undeclared(&script, &tokens) {
     let (line, column) = to_user(pos);
@@ -527,7 +536,7 @@ fn check_wrapper_shape(script: &Script) -> Result<(), BytePos> {
 /// A parse error might be a module declaration in a function body; say so plainly.
 fn syntax_or_module(program: &str, message: String, (line, column): (u32, u32)) -> TranspileError {
   if looks_like_module_syntax(program, line) {
-    return module_error(line, column);
+    return module_error(TranspileErrorKind::Module, line, column);
   }
   TranspileError { kind: TranspileErrorKind::Syntax, message, line, column }
 }
@@ -542,9 +551,9 @@ fn looks_like_module_syntax(program: &str, line: u32) -> bool {
     .any(|p| text.starts_with(p))
 }
 
-fn module_error(line: u32, column: u32) -> TranspileError {
+fn module_error(kind: TranspileErrorKind, line: u32, column: u32) -> TranspileError {
   TranspileError {
-    kind: TranspileErrorKind::Module,
+    kind,
     message: "modules are not available in programs: `import` and `export` cannot be used; \
               the tools you were given are globals"
       .into(),
@@ -798,8 +807,18 @@ mod tests {
   #[test]
   fn imports_are_refused_with_a_clear_message() {
     assert_eq!(err("import fs from 'fs'\nreturn 1").kind, TranspileErrorKind::Module);
-    assert_eq!(err("const m = await import('fs')").kind, TranspileErrorKind::Module);
+    assert_eq!(err("const m = await import('fs')").kind, TranspileErrorKind::DynamicImport);
     assert_eq!(err("export const a = 1").kind, TranspileErrorKind::Module);
+    // The classes V8 throws: a declaration does not parse, `import()` fails when it runs.
+    assert!(err("import fs from 'fs'\nreturn 1")
+      .display()
+      .starts_with("SyntaxError: modules are not available"));
+    assert!(err("export const a = 1")
+      .display()
+      .starts_with("SyntaxError: modules are not available"));
+    assert!(err("const m = await import('fs')")
+      .display()
+      .starts_with("Error: modules are not available"));
   }
 
   #[test]

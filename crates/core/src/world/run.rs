@@ -32,7 +32,7 @@ use crate::web::globals as web;
 use crate::world::shared::RunShared;
 use crate::world::timers::{self, Timers, WakeAt};
 use crate::zone::Zone;
-use code_runtime_transpile::{transpile, transpile_session, TranspileErrorKind, PROGRAM_FILE};
+use code_runtime_transpile::{transpile, transpile_session, PROGRAM_FILE};
 use rquickjs::context::intrinsic;
 use rquickjs::promise::PromiseState;
 use rquickjs::{qjs, Context, Ctx, Object, Persistent, Promise, Runtime, Value};
@@ -337,11 +337,7 @@ impl Run {
         t.code
       }
       Err(e) => {
-        let message = match e.kind {
-          TranspileErrorKind::Syntax => e.display(),
-          TranspileErrorKind::Module => format!("Error: {} ({}:{})", e.message, e.line, e.column),
-        };
-        return Err(Completion::Failed(Failure::new(FailureKind::Exception, message)));
+        return Err(Completion::Failed(Failure::new(FailureKind::Exception, e.display())));
       }
     };
     drop(program);
