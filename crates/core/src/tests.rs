@@ -901,18 +901,19 @@ fn async_frames_survive_hostile_promise_chains() {
 }
 
 /// What a waiting run costs is what 10,000 waiting runs cost: a run parked on a host call
-/// fits in 79 KiB of QuickJS heap (runtime, context, our globals; 78 KiB fails). It
-/// needed ~190 KiB with QuickJS's 4 KiB arenas, ~125 KiB with eager `Date`, typed arrays
+/// fits in 75 KiB of QuickJS heap (runtime, context, our globals; 74 KiB fails). It
+/// needed ~79 KiB with eager `Proxy`, `DisposableStack`, `AsyncDisposableStack`, call-site
+/// prototype and generator prototypes, ~190 KiB with QuickJS's 4 KiB arenas, ~125 KiB with eager `Date`, typed arrays
 /// and `DOMException`, ~104 KiB with a `Math.random` closure and closures for `console`'s
 /// methods, ~97 KiB with eager `Map`, `Set`, `WeakRef` and `RegExp`, ~89 KiB with class
 /// tables grown by half, ~87 KiB with every arena 1 KiB, 86 KiB with a function object per
 /// lazy web global and for `Intl` and QuickJS's 711-entry atom array and 512-bucket atom
 /// hash (vendor/README.md).
 #[test]
-fn a_parked_run_fits_in_79_kib() {
+fn a_parked_run_fits_in_75_kib() {
   let (e, erx) = engine_with_events();
   let spec = BindingSpec { global: "tools".into(), members: vec!["a".into()], error_class: None };
-  let limits = Limits { max_heap_mb: 79.0 / 1024.0, ..Limits::default() };
+  let limits = Limits { max_heap_mb: 75.0 / 1024.0, ..Limits::default() };
   e.start("const r = await tools.a({}); return r + 1".into(), vec![spec], limits).unwrap();
   loop {
     match erx.recv_timeout(Duration::from_secs(30)).expect("host event") {
@@ -1110,7 +1111,9 @@ fn global_names(ctx: &rquickjs::Context) -> Vec<String> {
 }
 
 /// `Date`, the typed arrays, `DOMException`, `Map` and `Set`, `WeakRef` and
-/// `FinalizationRegistry`, and `RegExp` are added on first use, and a program cannot tell: the same global names as QuickJS's full context, data properties with the usual
+/// `FinalizationRegistry`, `RegExp`, `Proxy`, `DisposableStack` and `AsyncDisposableStack`,
+/// `Error.prepareStackTrace`'s call sites and the generator prototypes are added on first use,
+/// and a program cannot tell: the same global names as QuickJS's full context, data properties with the usual
 /// attributes, the intrinsics wired to each other as in an eager context.
 #[test]
 fn lazy_intrinsics_look_eager() {
@@ -1145,11 +1148,38 @@ fn lazy_intrinsics_look_eager() {
       typeof new WeakRef({}).deref === 'function' && typeof FinalizationRegistry.prototype.register === 'function',
       RegExp('b').source === 'b' && RegExp[Symbol.species] === RegExp && /a/g.flags === 'g',
       Object.getPrototypeOf(/a/) === RegExp.prototype && /(?<x>b)/.exec('ab').groups.x === 'b',
+      new Proxy({}, { get: () => 7 }).x === 7 && typeof Proxy.revocable === 'function' &&
+        Proxy.name === 'Proxy' && Proxy.length === 2 && !('prototype' in Proxy),
+      new DisposableStack().disposed === false && typeof DisposableStack.prototype.use === 'function' &&
+        DisposableStack.prototype[Symbol.toStringTag] === 'DisposableStack',
+      typeof new AsyncDisposableStack().disposeAsync === 'function' &&
+        Object.getPrototypeOf(new AsyncDisposableStack()) === AsyncDisposableStack.prototype,
+      (() => {
+        const before = Error.prepareStackTrace
+        Error.prepareStackTrace = (e, sites) => sites
+        function named() { return new Error('x').stack }
+        const sites = named()
+        Error.prepareStackTrace = before
+        const proto = Object.getPrototypeOf(sites[0])
+        return sites[0].getFunctionName() === 'named' && typeof sites[0].getLineNumber() === 'number' &&
+          proto === Object.getPrototypeOf(sites[1]) && typeof proto.isNative === 'function'
+      })(),
+      (() => {
+        function* g() { yield 1 }
+        async function* ag() { yield 2 }
+        const GF = Object.getPrototypeOf(g), AGF = Object.getPrototypeOf(ag)
+        return [...g()][0] === 1 && GF.constructor.name === 'GeneratorFunction' &&
+          Object.getPrototypeOf(GF) === Function.prototype && GF.prototype === Object.getPrototypeOf(g.prototype) &&
+          Object.getPrototypeOf(GF.prototype) === Object.getPrototypeOf(Object.getPrototypeOf([].values())) &&
+          AGF.constructor.name === 'AsyncGeneratorFunction' && AGF.prototype === Object.getPrototypeOf(ag.prototype) &&
+          typeof AGF.prototype.next === 'function' && Object.getPrototypeOf(function* () {}) === GF &&
+          new GF.constructor('yield 3')().next().value === 3
+      })(),
     ].map((ok, i) => ok ? 'ok' : 'check ' + i).join()
   })()"#;
   for ctx in [&full, &lazy] {
     let got: String = ctx.with(|ctx| ctx.eval(checks).expect("checks"));
-    assert_eq!(got, ["ok"; 17].join(","));
+    assert_eq!(got, ["ok"; 22].join(","));
   }
 }
 
@@ -1200,6 +1230,20 @@ fn lazy_intrinsics_survive_a_hostile_program() {
        Object.getPrototypeOf(/a/).constructor.name, new Set([1]).size]",
   );
   assert_eq!(v["value"], serde_json::json!([true, 1, 1, "undefined", "w", "RegExp", 1]), "{v}");
+  // The call sites an error's stack is built from load without any global.
+  let v = run(
+    "globalThis.Proxy = 1
+     delete globalThis.DisposableStack
+     function f() { throw new TypeError('t') }
+     let stack
+     try { f() } catch (e) { stack = e.stack.split('\\n').slice(0, 2) }
+     return [Proxy, typeof DisposableStack, typeof AsyncDisposableStack, stack]",
+  );
+  assert_eq!(
+    v["value"],
+    serde_json::json!([1, "undefined", "function", ["TypeError: t", "    at f (program.ts:3:27)"]]),
+    "{v}"
+  );
 }
 
 /// QuickJS functions that make a lazy group's objects add the group first, so objects made

@@ -617,7 +617,7 @@ struct JSContext {
        the object their globals are defined on when they are added (swapped with
        global_obj meanwhile), and Array.prototype.toString as it was when the context was
        made (typed arrays share it, and reading it later could run program code). */
-    uint8_t lazy_pending;
+    uint16_t lazy_pending;
     JSValue lazy_aside;
     JSValue lazy_array_to_string;
     /* code-runtime-quickjs: the embedder's locale state (JS_SetLocaleState), kept alive
@@ -1578,6 +1578,8 @@ static void js_free_desc(JSContext *ctx, JSPropertyDescriptor *desc);
 static void async_func_mark(JSRuntime *rt, JSAsyncFunctionState *s,
                             JS_MarkFunc *mark_func);
 static int JS_AddIntrinsicBasicObjects(JSContext *ctx);
+static int js_add_disposable_stacks(JSContext *ctx); /* code-runtime-quickjs */
+static int js_add_generators(JSContext *ctx); /* code-runtime-quickjs */
 static void js_free_shape(JSRuntime *rt, JSShape *sh);
 static void js_free_shape_null(JSRuntime *rt, JSShape *sh);
 static int js_shape_prepare_update(JSContext *ctx, JSObject *p,
@@ -3012,7 +3014,11 @@ JSContext *JS_NewContext(JSRuntime *rt)
         JS_AddIntrinsicPromise(ctx) ||
         JS_AddIntrinsicWeakRef(ctx) ||
         JS_AddIntrinsicAToB(ctx) ||
-        JS_AddPerformance(ctx)) {
+        JS_AddPerformance(ctx) ||
+        /* code-runtime-quickjs: out of the base objects and Promise (lazy in ours) */
+        _JS_AddIntrinsicCallSite(ctx) ||
+        js_add_generators(ctx) ||
+        js_add_disposable_stacks(ctx)) {
         JS_FreeContext(ctx);
         return NULL;
     }
@@ -18228,6 +18234,13 @@ static JSValue js_closure(JSContext *ctx, JSValue bfunc,
     JSAtom name_atom;
 
     b = JS_VALUE_GET_PTR(bfunc);
+    /* code-runtime-quickjs: the generator prototypes may be lazy (JS_LAZY_GENERATORS) */
+    if (unlikely((b->func_kind & JS_FUNC_GENERATOR) &&
+                 (ctx->lazy_pending & JS_LAZY_GENERATORS)) &&
+        JS_LoadLazyIntrinsics(ctx, JS_LAZY_GENERATORS) < 0) {
+        JS_FreeValue(ctx, bfunc);
+        return JS_EXCEPTION;
+    }
     func_obj = JS_NewObjectClass(ctx, func_kind_to_class_id[b->func_kind]);
     if (JS_IsException(func_obj)) {
         JS_FreeValue(ctx, bfunc);
@@ -58679,6 +58692,46 @@ int JS_AddIntrinsicPromise(JSContext *ctx)
     if (JS_IsException(ctx->class_proto[JS_CLASS_ASYNC_FROM_SYNC_ITERATOR]))
         return -1;
 
+    /* AsyncGeneratorPrototype, AsyncGeneratorFunction: code-runtime-quickjs:
+       js_add_generators */
+    /* AsyncDisposableStack: code-runtime-quickjs: js_add_disposable_stacks */
+    return 0;
+}
+
+/* code-runtime-quickjs: the generator and async generator prototypes and their function
+   constructors, out of JS_AddIntrinsicBaseObjects and JS_AddIntrinsicPromise so that they
+   can be lazy: only a generator function made by js_closure reaches them (the async ones
+   need Promise's AsyncIteratorPrototype, made only with Promise) */
+static int js_add_generators(JSContext *ctx)
+{
+    JSCFunctionType ft;
+    JSValue obj1;
+
+    ctx->class_proto[JS_CLASS_GENERATOR] =
+        JS_NewObjectProtoList(ctx, ctx->class_proto[JS_CLASS_ITERATOR],
+                              js_generator_proto_funcs,
+                              countof(js_generator_proto_funcs));
+    if (JS_IsException(ctx->class_proto[JS_CLASS_GENERATOR]))
+        return -1;
+
+    ft.generic_magic = js_function_constructor;
+    obj1 = JS_NewCConstructor(ctx, JS_CLASS_GENERATOR_FUNCTION, "GeneratorFunction",
+                              ft.generic, 1, JS_CFUNC_constructor_or_func_magic, JS_FUNC_GENERATOR,
+                              ctx->function_ctor,
+                              NULL, 0,
+                              js_generator_function_proto_funcs,
+                              countof(js_generator_function_proto_funcs),
+                              JS_NEW_CTOR_NO_GLOBAL | JS_NEW_CTOR_READONLY);
+    if (JS_IsException(obj1))
+        return -1;
+    JS_FreeValue(ctx, obj1);
+    if (JS_SetConstructor2(ctx, ctx->class_proto[JS_CLASS_GENERATOR_FUNCTION],
+                           ctx->class_proto[JS_CLASS_GENERATOR],
+                           JS_PROP_CONFIGURABLE, JS_PROP_CONFIGURABLE))
+        return -1;
+
+    if (JS_IsNull(ctx->promise_ctor))
+        return 0;
     /* AsyncGeneratorPrototype */
     ctx->class_proto[JS_CLASS_ASYNC_GENERATOR] =
         JS_NewObjectProtoList(ctx, ctx->async_iterator_proto,
@@ -58704,11 +58757,32 @@ int JS_AddIntrinsicPromise(JSContext *ctx)
                            JS_PROP_CONFIGURABLE, JS_PROP_CONFIGURABLE))
         return -1;
 
-    /* AsyncDisposableStack */
+    return 0;
+}
+
+/* code-runtime-quickjs: DisposableStack and AsyncDisposableStack, out of
+   JS_AddIntrinsicBaseObjects and JS_AddIntrinsicPromise so that they can be lazy (nothing
+   but their constructors makes their objects) */
+static int js_add_disposable_stacks(JSContext *ctx)
+{
+    ctx->class_proto[JS_CLASS_DISPOSABLE_STACK] = JS_NewObject(ctx);
+    if (JS_IsException(ctx->class_proto[JS_CLASS_DISPOSABLE_STACK]))
+        return -1;
+    if (JS_SetPropertyFunctionList(ctx, ctx->class_proto[JS_CLASS_DISPOSABLE_STACK],
+                                   js_disposable_stack_proto_funcs,
+                                   countof(js_disposable_stack_proto_funcs)))
+        return -1;
+    JS_NewGlobalCConstructorMagic(ctx, "DisposableStack",
+                                  js_disposable_stack_constructor, 0,
+                                  ctx->class_proto[JS_CLASS_DISPOSABLE_STACK],
+                                  JS_CLASS_DISPOSABLE_STACK);
     ctx->class_proto[JS_CLASS_ASYNC_DISPOSABLE_STACK] = JS_NewObject(ctx);
-    JS_SetPropertyFunctionList(ctx, ctx->class_proto[JS_CLASS_ASYNC_DISPOSABLE_STACK],
-                               js_async_disposable_stack_proto_funcs,
-                               countof(js_async_disposable_stack_proto_funcs));
+    if (JS_IsException(ctx->class_proto[JS_CLASS_ASYNC_DISPOSABLE_STACK]))
+        return -1;
+    if (JS_SetPropertyFunctionList(ctx, ctx->class_proto[JS_CLASS_ASYNC_DISPOSABLE_STACK],
+                                   js_async_disposable_stack_proto_funcs,
+                                   countof(js_async_disposable_stack_proto_funcs)))
+        return -1;
     JS_NewGlobalCConstructorMagic(ctx, "AsyncDisposableStack",
                                   js_disposable_stack_constructor, 0,
                                   ctx->class_proto[JS_CLASS_ASYNC_DISPOSABLE_STACK],
@@ -60642,9 +60716,8 @@ int JS_AddIntrinsicBaseObjects(JSContext *ctx)
                                   ctx->native_error_proto[i]);
     }
 
-    /* CallSite */
-    if (_JS_AddIntrinsicCallSite(ctx))
-        return -1;
+    /* CallSite: code-runtime-quickjs: added by JS_NewContext, or lazily
+       (JS_AddLazyIntrinsics, JS_LAZY_CALL_SITE) */
 
     /* Iterator */
     obj2 = JS_NewCConstructor(ctx, JS_CLASS_ITERATOR, "Iterator",
@@ -60816,39 +60889,12 @@ int JS_AddIntrinsicBaseObjects(JSContext *ctx)
         return -1;
     JS_FreeValue(ctx, obj1);
 
-    /* ES6 Generator */
-    ctx->class_proto[JS_CLASS_GENERATOR] =
-        JS_NewObjectProtoList(ctx, ctx->class_proto[JS_CLASS_ITERATOR],
-                              js_generator_proto_funcs,
-                              countof(js_generator_proto_funcs));
-    if (JS_IsException(ctx->class_proto[JS_CLASS_GENERATOR]))
-        return -1;
+    /* ES6 Generator: code-runtime-quickjs: js_add_generators (JS_NewContext, or lazily:
+       JS_LAZY_GENERATORS, loaded by js_closure) */
 
-    ft.generic_magic = js_function_constructor;
-    obj1 = JS_NewCConstructor(ctx, JS_CLASS_GENERATOR_FUNCTION, "GeneratorFunction",
-                              ft.generic, 1, JS_CFUNC_constructor_or_func_magic, JS_FUNC_GENERATOR,
-                              ctx->function_ctor,
-                              NULL, 0,
-                              js_generator_function_proto_funcs,
-                              countof(js_generator_function_proto_funcs),
-                              JS_NEW_CTOR_NO_GLOBAL | JS_NEW_CTOR_READONLY);
-    if (JS_IsException(obj1))
-        return -1;
-    JS_FreeValue(ctx, obj1);
-    if (JS_SetConstructor2(ctx, ctx->class_proto[JS_CLASS_GENERATOR_FUNCTION],
-                           ctx->class_proto[JS_CLASS_GENERATOR],
-                           JS_PROP_CONFIGURABLE, JS_PROP_CONFIGURABLE))
-        return -1;
-
-    /* explicit resource management */
-    ctx->class_proto[JS_CLASS_DISPOSABLE_STACK] = JS_NewObject(ctx);
-    JS_SetPropertyFunctionList(ctx, ctx->class_proto[JS_CLASS_DISPOSABLE_STACK],
-                               js_disposable_stack_proto_funcs,
-                               countof(js_disposable_stack_proto_funcs));
-    JS_NewGlobalCConstructorMagic(ctx, "DisposableStack",
-                                  js_disposable_stack_constructor, 0,
-                                  ctx->class_proto[JS_CLASS_DISPOSABLE_STACK],
-                                  JS_CLASS_DISPOSABLE_STACK);
+    /* explicit resource management: code-runtime-quickjs: DisposableStack and
+       AsyncDisposableStack are added by JS_NewContext, or lazily (JS_AddLazyIntrinsics,
+       JS_LAZY_DISPOSABLE_STACK); js_add_disposable_stacks */
 
     /* global properties */
     ctx->eval_obj = JS_GetProperty(ctx, ctx->global_obj, JS_ATOM_eval);
@@ -65315,7 +65361,10 @@ static void js_callsite_mark(JSRuntime *rt, JSValueConst val,
 }
 
 static JSValue js_new_callsite(JSContext *ctx, JSCallSiteData *csd) {
-    JSValue obj = js_create_from_ctor(ctx, JS_UNDEFINED, JS_CLASS_CALL_SITE);
+    JSValue obj;
+    if (JS_LoadLazyIntrinsics(ctx, JS_LAZY_CALL_SITE) < 0) /* code-runtime-quickjs */
+        return JS_EXCEPTION;
+    obj = js_create_from_ctor(ctx, JS_UNDEFINED, JS_CLASS_CALL_SITE);
     if (JS_IsException(obj))
         return JS_EXCEPTION;
 
@@ -66804,6 +66853,14 @@ static const char *const js_lazy_dom_exception_names[] = { "DOMException", NULL 
 static const char *const js_lazy_map_set_names[] = { "Map", "Set", NULL };
 static const char *const js_lazy_weak_ref_names[] = { "WeakRef", "FinalizationRegistry", NULL };
 static const char *const js_lazy_regexp_names[] = { "RegExp", NULL };
+static const char *const js_lazy_proxy_names[] = { "Proxy", NULL };
+static const char *const js_lazy_disposable_stack_names[] = {
+    "DisposableStack", "AsyncDisposableStack", NULL
+};
+/* no global: Error.prepareStackTrace's call sites (js_new_callsite loads it) */
+static const char *const js_lazy_call_site_names[] = { NULL };
+/* no global: the generator prototypes (js_closure loads them) */
+static const char *const js_lazy_generator_names[] = { NULL };
 
 static int js_lazy_add(JSContext *ctx, int group)
 {
@@ -66820,6 +66877,14 @@ static int js_lazy_add(JSContext *ctx, int group)
         return JS_AddIntrinsicWeakRef(ctx);
     case JS_LAZY_REGEXP:
         return JS_AddIntrinsicRegExp(ctx);
+    case JS_LAZY_PROXY:
+        return JS_AddIntrinsicProxy(ctx);
+    case JS_LAZY_DISPOSABLE_STACK:
+        return js_add_disposable_stacks(ctx);
+    case JS_LAZY_CALL_SITE:
+        return _JS_AddIntrinsicCallSite(ctx);
+    case JS_LAZY_GENERATORS:
+        return js_add_generators(ctx);
     default:
         return -1;
     }
@@ -66986,6 +67051,10 @@ static const struct {
     { JS_LAZY_MAP_SET, js_lazy_map_set_names },
     { JS_LAZY_WEAK_REF, js_lazy_weak_ref_names },
     { JS_LAZY_REGEXP, js_lazy_regexp_names },
+    { JS_LAZY_PROXY, js_lazy_proxy_names },
+    { JS_LAZY_DISPOSABLE_STACK, js_lazy_disposable_stack_names },
+    { JS_LAZY_CALL_SITE, js_lazy_call_site_names },
+    { JS_LAZY_GENERATORS, js_lazy_generator_names },
 };
 
 int JS_AddLazyIntrinsics(JSContext *ctx)

@@ -553,7 +553,11 @@ JS_EXTERN int JS_AddIntrinsicBaseObjects(JSContext *ctx);
 #define JS_LAZY_MAP_SET 8
 #define JS_LAZY_WEAK_REF 16
 #define JS_LAZY_REGEXP 32
-#define JS_LAZY_LAST JS_LAZY_REGEXP
+#define JS_LAZY_PROXY 64
+#define JS_LAZY_DISPOSABLE_STACK 128
+#define JS_LAZY_CALL_SITE 256
+#define JS_LAZY_GENERATORS 512
+#define JS_LAZY_LAST JS_LAZY_GENERATORS
 JS_EXTERN int JS_AddLazyIntrinsics(JSContext *ctx);
 JS_EXTERN int JS_LoadLazyIntrinsics(JSContext *ctx, int groups);
 /* code-runtime-quickjs: lazy properties an embedder defines (JS_DefineLazyProperty). The

@@ -46,14 +46,14 @@ type Eager = (
   intrinsic::Eval,
   intrinsic::RegExpCompiler,
   intrinsic::Json,
-  intrinsic::Proxy,
   intrinsic::Promise,
   intrinsic::Performance,
 );
 
 /// A context with every built-in of QuickJS's full one, but `Date`, the typed arrays,
-/// `DOMException`, `Map` and `Set`, `WeakRef` with `FinalizationRegistry`, and `RegExp` are
-/// added on first use (`vendor/README.md`): most programs never touch most of them, and they
+/// `DOMException`, `Map` and `Set`, `WeakRef` with `FinalizationRegistry`, `RegExp`, `Proxy`,
+/// `DisposableStack` with `AsyncDisposableStack`, `Error.prepareStackTrace`'s call sites and
+/// the generator prototypes are added on first use (`vendor/README.md`): most programs never touch most of them, and they
 /// are over a third of a context's memory and of its start-up time.
 pub(crate) fn new_context(rt: &Runtime) -> rquickjs::Result<Context> {
   let ctx = Context::custom::<Eager>(rt)?;
