@@ -81,7 +81,8 @@ export interface CodeRunRequest {
    * Besides the ECMAScript built-ins and its bindings, the program sees `console`,
    * `setTimeout`/`setInterval` and their `clear…`, `queueMicrotask`, `structuredClone` (with
    * `transfer`), `URL`/`URLSearchParams`, `TextEncoder`/`TextDecoder` (every WHATWG encoding),
-   * `atob`/`btoa`, `performance.now()`, `crypto.randomUUID()`/`getRandomValues()`/`subtle.digest()`,
+   * `atob`/`btoa`, `performance` (`now()`, `timeOrigin`; an `EventTarget`, of class `Performance`),
+   * `crypto.randomUUID()`/`getRandomValues()`/`subtle.digest()`,
    * `Event`/`EventTarget`/`CustomEvent`, `AbortController`/`AbortSignal`, `Blob`/`File` (no `stream()`) and
    * `MessageChannel`/`MessagePort`/`MessageEvent` (within the run), as Node's; no
    * `require`, `import`, `process`, `fetch`, file system or network.

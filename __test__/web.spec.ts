@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
+import { spawnSync } from 'node:child_process'
 import { differential, runOn, runtime } from './helpers'
 
 const rt = runtime()
@@ -488,6 +489,61 @@ describe('Event, EventTarget, CustomEvent', () => {
     expect(r.logs).toEqual(['next still runs'])
     expect(r.error?.kind).toBe('exception')
     expect(r.error?.message.split('\n')[0]).toBe('Error: listener threw')
+  })
+})
+
+// `performance` is QuickJS's own object, made with every run (so that reading
+// `performance.now` loads nothing); it becomes an EventTarget, as Node's, when the web globals
+// load, whichever name loads them. Each body runs in a fresh run and a fresh Node process,
+// since most of them change globals.
+describe('performance as an EventTarget', () => {
+  const inFreshNode = (body: string) => {
+    const r = spawnSync(process.execPath, ['-e', `(async () => { 'use strict';\n${PRELUDE}\n${body}\n})().then((v) => process.stdout.write(JSON.stringify(v)))`], { encoding: 'utf8' })
+    expect(r.stderr, body).toBe('')
+    return JSON.parse(r.stdout)
+  }
+  test.each([
+    ['performance.addEventListener first', `let n = 0; performance.addEventListener('x', () => n++, { once: true })
+      performance.dispatchEvent(new Event('x')); performance.dispatchEvent(new Event('x'))
+      return [n, performance instanceof EventTarget, Object.getPrototypeOf(Object.getPrototypeOf(performance)) === EventTarget.prototype]`],
+    ['EventTarget first', `const E = EventTarget; const P = Object.getPrototypeOf(performance)
+      return [P === Performance.prototype, Object.getPrototypeOf(P) === E.prototype, Object.hasOwn(P, 'addEventListener'), P.dispatchEvent === E.prototype.dispatchEvent,
+        Object.getPrototypeOf(Performance) === E, P.constructor === Performance, Object.getOwnPropertyNames(performance)]`],
+    ['performance instanceof EventTarget first', `const r = performance instanceof EventTarget; let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [r, n]`],
+    ['an Event first', `const e = new Event('x'); let n = 0; performance.addEventListener('x', (ev) => { n++; ev.preventDefault() })
+      return [performance.dispatchEvent(e), n, e.target === performance]`],
+    ['EventTarget deleted first', `delete globalThis.EventTarget; let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, typeof EventTarget, 'EventTarget' in globalThis]`],
+    ['EventTarget replaced first', `globalThis.EventTarget = function EventTarget() {}; let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, performance instanceof EventTarget, performance instanceof Performance]`],
+    ['the performance global replaced first: the original still is one', `const p = performance; globalThis.performance = {}; let n = 0
+      p.addEventListener('x', () => n++); p.dispatchEvent(new Event('x')); return [n, p instanceof EventTarget, typeof performance.addEventListener]`],
+    ['performance frozen first', `Object.freeze(performance); let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, Object.isFrozen(performance)]`],
+    ['its prototype frozen first', `Object.freeze(Object.getPrototypeOf(performance)); let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, performance instanceof Performance, Object.isFrozen(Performance.prototype)]`],
+    ['a program\'s own method on its prototype stays', `Object.getPrototypeOf(performance).addEventListener = 5
+      return [Object.getPrototypeOf(performance).addEventListener, performance instanceof EventTarget, typeof performance.dispatchEvent]`],
+    ['a signal removes its listener; removeEventListener removes', `const ac = new AbortController(); let n = 0; const f = () => n++
+      performance.addEventListener('y', () => n++, { signal: ac.signal }); ac.abort(); performance.dispatchEvent(new Event('y'))
+      performance.addEventListener('z', f); performance.removeEventListener('z', f); performance.dispatchEvent(new Event('z')); return n`],
+    ['Performance cannot be constructed or called', `return [attempt(() => new Performance()).threw, attempt(() => Performance()).threw, Performance.length, Performance.name,
+      Object.getOwnPropertyDescriptor(globalThis, 'Performance').enumerable, Object.getOwnPropertyDescriptor(Performance, 'prototype').writable]`],
+    ['what it shows before and after the load', `const before = [Object.prototype.toString.call(performance), Object.keys(performance), typeof performance.now(), 'now' in performance]
+      EventTarget; return [before, Object.prototype.toString.call(performance), Object.keys(performance), JSON.stringify(Object.getOwnPropertyNames(performance))]`],
+  ])('%s: as in Node', async (_, body) => {
+    expect(await inSandbox(body), body).toEqual(inFreshNode(body))
+  })
+
+  test('reading performance.now and timeOrigin loads nothing; the first method read loads the web globals once for every name', async () => {
+    const r = await inSandbox(`let reads = 0; const q = queueMicrotask
+      Object.defineProperty(globalThis, 'queueMicrotask', { get() { reads++; return q }, configurable: true })
+      const t = performance.now() + performance.timeOrigin; const k = [typeof performance.now, 'now' in performance, Object.keys(performance).length, String(performance)]
+      const before = reads; performance.addEventListener('x', () => {}); const once = reads
+      EventTarget; Event; URL; Performance; AbortSignal; performance.removeEventListener('x', () => {}); new AbortController().signal.addEventListener('abort', () => {})
+      return [before, once, reads, t > 0, k]`)
+    expect(r).toEqual([0, 1, 1, true, ['function', true, 0, '[object Performance]']])
   })
 })
 

@@ -623,6 +623,10 @@ struct JSContext {
     /* code-runtime-quickjs: the embedder's locale state (JS_SetLocaleState), kept alive
        with the context; see JS_SetLocaleHook. */
     JSValue locale_state;
+    /* code-runtime-quickjs: `performance` and its prototype as JS_AddPerformance made them
+       (JS_GetPerformance), whatever a program did to the global since */
+    JSValue performance_obj;
+    JSValue performance_proto;
 
     double time_origin;
 
@@ -2981,6 +2985,8 @@ JSContext *JS_NewContextRaw(JSRuntime *rt)
     ctx->lazy_aside = JS_UNDEFINED; /* code-runtime-quickjs */
     ctx->lazy_array_to_string = JS_UNDEFINED;
     ctx->locale_state = JS_UNDEFINED; /* code-runtime-quickjs */
+    ctx->performance_obj = JS_UNDEFINED; /* code-runtime-quickjs */
+    ctx->performance_proto = JS_UNDEFINED;
     init_list_head(&ctx->loaded_modules);
     // TODO(bnoordhuis) use getrandom() etc.
     ctx->random_state = js__gettimeofday_us();
@@ -3106,6 +3112,8 @@ static void JS_MarkContext(JSRuntime *rt, JSContext *ctx,
     JS_MarkValue(rt, ctx->lazy_aside, mark_func); /* code-runtime-quickjs */
     JS_MarkValue(rt, ctx->lazy_array_to_string, mark_func);
     JS_MarkValue(rt, ctx->locale_state, mark_func); /* code-runtime-quickjs */
+    JS_MarkValue(rt, ctx->performance_obj, mark_func); /* code-runtime-quickjs */
+    JS_MarkValue(rt, ctx->performance_proto, mark_func);
 
     JS_MarkValue(rt, ctx->throw_type_error, mark_func);
     JS_MarkValue(rt, ctx->eval_obj, mark_func);
@@ -3191,6 +3199,8 @@ void JS_FreeContext(JSContext *ctx)
     JS_FreeValue(ctx, ctx->lazy_aside); /* code-runtime-quickjs */
     JS_FreeValue(ctx, ctx->lazy_array_to_string);
     JS_FreeValue(ctx, ctx->locale_state); /* code-runtime-quickjs */
+    JS_FreeValue(ctx, ctx->performance_obj); /* code-runtime-quickjs */
+    JS_FreeValue(ctx, ctx->performance_proto);
 
     JS_FreeValue(ctx, ctx->throw_type_error);
     JS_FreeValue(ctx, ctx->eval_obj);
@@ -64869,24 +64879,46 @@ static JSValue js_perf_now(JSContext *ctx, JSValueConst this_val, int argc, JSVa
 
 static const JSCFunctionListEntry js_perf_proto_funcs[] = {
     JS_CFUNC_DEF2("now", 0, js_perf_now, JS_PROP_ENUMERABLE),
+    JS_PROP_STRING_DEF("[Symbol.toStringTag]", "Performance", JS_PROP_CONFIGURABLE ), /* code-runtime-quickjs */
 };
 
+/* code-runtime-quickjs: as the web's, `performance` has no own properties: `now` and
+   `timeOrigin` are its prototype's (upstream: its own, on an Object.prototype child). The
+   embedder keeps both objects (JS_GetPerformance) to make them an EventTarget later. */
 int JS_AddPerformance(JSContext *ctx)
 {
+    JSValue proto, performance;
+
     ctx->time_origin = js__now_ms();
 
-    JSValue performance = JS_NewObject(ctx);
-    JS_SetPropertyFunctionList(ctx, performance, js_perf_proto_funcs, countof(js_perf_proto_funcs));
+    proto = JS_NewObject(ctx);
+    if (JS_IsException(proto))
+        return -1;
+    JS_SetPropertyFunctionList(ctx, proto, js_perf_proto_funcs, countof(js_perf_proto_funcs));
     /* code-runtime-quickjs: the origin on the Unix epoch, as the web's (upstream: the
        monotonic clock's reading, which is the host's uptime) */
-    JS_DefinePropertyValueStr(ctx, performance, "timeOrigin",
+    JS_DefinePropertyValueStr(ctx, proto, "timeOrigin",
                            js_float64(js__gettimeofday_us() / 1e3),
                            JS_PROP_ENUMERABLE);
+    performance = JS_NewObjectProto(ctx, proto);
+    if (JS_IsException(performance)) {
+        JS_FreeValue(ctx, proto);
+        return -1;
+    }
+    JS_FreeValue(ctx, ctx->performance_obj);
+    JS_FreeValue(ctx, ctx->performance_proto);
+    ctx->performance_obj = js_dup(performance);
+    ctx->performance_proto = proto;
     JS_DefinePropertyValueStr(ctx, ctx->global_obj, "performance",
-                           js_dup(performance),
+                           performance,
                            JS_PROP_WRITABLE | JS_PROP_ENUMERABLE | JS_PROP_CONFIGURABLE);
-    JS_FreeValue(ctx, performance);
     return 0;
+}
+
+/* code-runtime-quickjs */
+JSValue JS_GetPerformance(JSContext *ctx, bool prototype)
+{
+    return js_dup(prototype ? ctx->performance_proto : ctx->performance_obj);
 }
 
 /* Equality comparisons and sameness */
@@ -66977,6 +67009,50 @@ static int js_lazy_group_drop(JSContext *ctx, JSObject *p, JSShapeProperty *prs,
     js_autoinit_free(ctx->rt, pr);
     prs->flags &= ~JS_PROP_TMASK;
     pr->u.value = JS_UNDEFINED;
+    return 0;
+}
+
+/* code-runtime-quickjs: JS_SettleLazyProperties. Only the properties still waiting are
+   touched; a deletion changes the shape, so the walk starts again after each. */
+int JS_SettleLazyProperties(JSContext *ctx, JSValueConst obj, JSValueConst values,
+                            const JSLazyGroup *group)
+{
+    JSObject *p, *h;
+    JSShapeProperty *prs, *hprs;
+    JSProperty *pr, *hpr;
+    uint32_t i;
+    bool again;
+
+    if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT || JS_VALUE_GET_TAG(values) != JS_TAG_OBJECT) {
+        JS_ThrowTypeError(ctx, "lazy property: not an object");
+        return -1;
+    }
+    p = JS_VALUE_GET_OBJ(obj);
+    h = JS_VALUE_GET_OBJ(values);
+    do {
+        again = false;
+        if (js_shape_prepare_update(ctx, p, NULL))
+            return -1;
+        for (i = 0, prs = get_shape_prop(p->shape); i < p->shape->prop_count; i++, prs++) {
+            pr = &p->prop[i];
+            if (prs->atom == JS_ATOM_NULL ||
+                (prs->flags & JS_PROP_TMASK) != JS_PROP_AUTOINIT ||
+                js_autoinit_get_id(pr) != JS_AUTOINIT_ID_LAZY_GROUP ||
+                pr->u.init.opaque != group)
+                continue;
+            hprs = find_own_property(&hpr, h, prs->atom);
+            if (!hprs && (prs->flags & JS_PROP_CONFIGURABLE)) {
+                if (delete_property(ctx, p, prs->atom) < 0)
+                    return -1;
+                again = true;
+                break;
+            }
+            js_autoinit_free(ctx->rt, pr);
+            prs->flags &= ~JS_PROP_TMASK;
+            pr->u.value = (hprs && !(hprs->flags & JS_PROP_TMASK)) ?
+                js_dup(hpr->u.value) : JS_UNDEFINED;
+        }
+    } while (again);
     return 0;
 }
 

@@ -572,6 +572,14 @@ struct JSLazyGroup {
 };
 JS_EXTERN int JS_DefineLazyProperty(JSContext *ctx, JSValueConst obj, JSAtom atom,
                                     const JSLazyGroup *group, int flags);
+/* code-runtime-quickjs: for a group whose init puts some of its names elsewhere: every
+   property of `obj` still defined with `group` becomes a data property holding `values`'
+   own data property of the same name, or is deleted where `values` has no such property */
+JS_EXTERN int JS_SettleLazyProperties(JSContext *ctx, JSValueConst obj, JSValueConst values,
+                                      const JSLazyGroup *group);
+/* code-runtime-quickjs: `performance` (prototype false) or its prototype (true) as
+   JS_AddPerformance made them, a new reference; undefined in a context without them */
+JS_EXTERN JSValue JS_GetPerformance(JSContext *ctx, bool prototype);
 /* code-runtime-quickjs: seeds Math.random (a zero seed is taken as 1) */
 JS_EXTERN void JS_SetRandomSeed(JSContext *ctx, uint64_t seed);
 /* code-runtime-quickjs: the time zone of Date's local time, UTC until one is set. The

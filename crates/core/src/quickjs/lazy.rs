@@ -44,6 +44,33 @@ extern "C" {
     group: *const std::ffi::c_void,
     flags: std::ffi::c_int,
   ) -> std::ffi::c_int;
+  fn JS_SettleLazyProperties(
+    ctx: *mut qjs::JSContext,
+    obj: qjs::JSValue,
+    values: qjs::JSValue,
+    group: *const std::ffi::c_void,
+  ) -> std::ffi::c_int;
+}
+
+/// For a group whose load puts some of its names somewhere else than where they wait (the
+/// web group's names on `performance`'s prototype, which become inherited): every name of
+/// `obj` still waiting for `group` takes `values`' own data property of the same name, or is
+/// deleted where `values` has none. Names a program replaced or deleted stay as it left them.
+pub(crate) fn settle(
+  ctx: &Ctx<'_>,
+  obj: &Object<'_>,
+  values: &Object<'_>,
+  group: &'static LazyGroup,
+) -> rquickjs::Result<()> {
+  let c = ctx.as_raw().as_ptr();
+  // SAFETY: borrows both objects for the call; `group` is a static.
+  let r = unsafe {
+    JS_SettleLazyProperties(c, obj.as_raw(), values.as_raw(), group as *const LazyGroup as *const _)
+  };
+  if r < 0 {
+    return Err(rquickjs::Error::Exception);
+  }
+  Ok(())
 }
 
 /// Defines `names` on `obj` as `group`'s lazy properties (none of them may exist yet).

@@ -1,6 +1,8 @@
 //! The web-platform globals programs reach for: `structuredClone`, `TextEncoder`,
 //! `TextDecoder`, `URL`, `URLSearchParams`, `atob`, `btoa`, `crypto`, `Event`, `EventTarget`,
-//! `CustomEvent`, `AbortController`, `AbortSignal`; and a per-run seeded `Math.random`.
+//! `CustomEvent`, `AbortController`, `AbortSignal`, …, `Performance` (QuickJS's own
+//! `performance` becomes one, an `EventTarget`, when they load); and a per-run seeded
+//! `Math.random`.
 //!
 //! Cost model: a fresh context per run makes every eager global a per-run cost, so these are
 //! installed *lazily* (`quickjs::lazy`): each name is a writable, configurable data property
@@ -41,7 +43,30 @@ pub const LAZY_GLOBALS: &[&str] = &[
   "MessageChannel",
   "MessagePort",
   "MessageEvent",
+  "Performance",
 ];
+
+/// The names `performance`'s prototype (QuickJS's, made with the context) waits for in the
+/// same group: the first use of one loads the prelude, which makes that prototype
+/// `Performance.prototype`, a child of `EventTarget.prototype`, and settles them (the
+/// methods then are `EventTarget.prototype`'s, inherited as in Node). Reading
+/// `performance.now` loads nothing.
+const PERFORMANCE_NAMES: &[&str] =
+  &["constructor", "addEventListener", "removeEventListener", "dispatchEvent"];
+
+extern "C" {
+  /// `performance` (`prototype` false) or its prototype as the context made them.
+  fn JS_GetPerformance(ctx: *mut qjs::JSContext, prototype: bool) -> qjs::JSValue;
+}
+
+/// `performance` or its prototype as QuickJS made them (a program may have replaced the
+/// global or the prototype since), if the context has them.
+fn original_performance<'js>(ctx: &Ctx<'js>, prototype: bool) -> Option<Object<'js>> {
+  // SAFETY: a new reference (undefined without one), which Value takes.
+  let v =
+    unsafe { Value::from_raw(ctx.clone(), JS_GetPerformance(ctx.as_raw().as_ptr(), prototype)) };
+  v.into_object()
+}
 
 /// `prelude/web.js`; its completion value is a factory taking the natives.
 pub(crate) static PRELUDE: Prelude = Prelude::new(c"prelude/web.js", include_str!("web.js"));
@@ -53,6 +78,9 @@ static GROUP: LazyGroup = LazyGroup::new(load, c"the web globals could not be lo
 /// of every run's start-up cost: one property slot per name (`quickjs::lazy`), no function.
 pub fn install<'js>(ctx: &Ctx<'js>, globals: &Object<'js>) -> rquickjs::Result<()> {
   lazy::define(ctx, globals, LAZY_GLOBALS, &GROUP)?;
+  if let Some(proto) = original_performance(ctx, true) {
+    lazy::define(ctx, &proto, PERFORMANCE_NAMES, &GROUP)?;
+  }
   install_random(ctx);
   Ok(())
 }
@@ -66,7 +94,12 @@ fn load<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
     return Err(rquickjs::Error::Exception);
   }
   let factory = factory.into_function().ok_or(rquickjs::Error::Exception)?;
-  factory.call((natives(ctx)?,))
+  let holder: Object<'js> = factory.call((natives(ctx)?,))?;
+  // The group's names wait on two objects and QuickJS fills only the one whose name was
+  // used: the prelude settled `performance`'s prototype, this settles the globals, so that
+  // whichever loaded the group, none of its names loads it again (a second EventTarget).
+  lazy::settle(ctx, &ctx.globals(), &holder, &GROUP)?;
+  Ok(holder)
 }
 
 /// A native's work on the program's strings `inputs`: the buffers it makes from them (UTF-8
@@ -150,6 +183,18 @@ fn url_components<'js>(ctx: &Ctx<'js>, url: &ada_url::Url) -> rquickjs::Result<V
 /// The natives object handed to the prelude's factory.
 fn natives<'js>(ctx: &Ctx<'js>) -> rquickjs::Result<Object<'js>> {
   let n = Object::new(ctx.clone())?;
+  if let (Some(perf), Some(proto)) =
+    (original_performance(ctx, false), original_performance(ctx, true))
+  {
+    n.set("performance", perf)?;
+    n.set("performancePrototype", proto)?;
+  }
+  n.set(
+    "settleLazy",
+    Function::new(ctx.clone(), |ctx: Ctx<'js>, obj: Object<'js>, values: Object<'js>| {
+      lazy::settle(&ctx, &obj, &values, &GROUP)
+    })?,
+  )?;
   n.set(
     "utf8Encode",
     Function::new(ctx.clone(), |ctx: Ctx<'js>, s: Value<'js>| -> rquickjs::Result<Value<'js>> {

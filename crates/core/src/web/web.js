@@ -917,9 +917,19 @@
     return { capture: Boolean(options.capture), once: Boolean(options.once), passive: Boolean(options.passive), signal: options.signal }
   }
 
+  // The run's own `performance` (QuickJS's, so that reading `performance.now` loads none of
+  // this) and its prototype, as they were made: its listeners are kept here, not on it (a
+  // program may have frozen it before this loaded).
+  const perf = native.performance
+  const perfProto = native.performancePrototype
+  const perfListeners = new Map()
+
   function listenersOf(target) {
     const map = target !== null && (typeof target === 'object' || typeof target === 'function') ? target[LISTENERS] : undefined
-    if (map === undefined) throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type EventTarget')
+    if (map === undefined) {
+      if (target === perf && perf !== undefined) return perfListeners
+      throw codeError(TypeError, 'ERR_INVALID_THIS', 'Value of "this" must be of type EventTarget')
+    }
     return map
   }
 
@@ -1005,6 +1015,22 @@
     }
   }
   defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: 'EventTarget', configurable: true })
+
+  // `Performance`, as Node's a subclass of EventTarget that cannot be constructed, whose
+  // prototype is `performance`'s. Its methods waited on that prototype (the web group's
+  // lazy names, so that any of them loads this); they go, and the prototype inherits
+  // EventTarget's, unless a program made it non-extensible first: then they are its own.
+  function Performance() {
+    if (new.target === undefined) throw new TypeError("Class constructor Performance cannot be invoked without 'new'")
+    throw codeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor')
+  }
+  if (perfProto !== undefined) {
+    defineProperty(Performance, 'prototype', { value: perfProto, writable: false })
+    Reflect.setPrototypeOf(Performance, EventTarget)
+    const inherited = Reflect.setPrototypeOf(perfProto, EventTarget.prototype)
+    const { addEventListener, removeEventListener, dispatchEvent } = EventTarget.prototype
+    native.settleLazy(perfProto, inherited ? { constructor: Performance } : { constructor: Performance, addEventListener, removeEventListener, dispatchEvent })
+  }
 
   // `onabort`: an event handler attribute, a listener at the place it was first set.
   const HANDLER = Symbol('onabort')
@@ -1612,5 +1638,6 @@
     MessageChannel,
     MessagePort,
     MessageEvent,
+    Performance,
   })
 })
