@@ -522,7 +522,15 @@ describe('performance as an EventTarget', () => {
     ['performance frozen first', `Object.freeze(performance); let n = 0
       performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, Object.isFrozen(performance)]`],
     ['its prototype frozen first', `Object.freeze(Object.getPrototypeOf(performance)); let n = 0
-      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, performance instanceof Performance, Object.isFrozen(Performance.prototype)]`],
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x'))
+      return [n, performance instanceof Performance, Object.isFrozen(Performance.prototype), Object.hasOwn(Performance.prototype, 'addEventListener')]`],
+    ['its prototype\'s prototype read first', `const P = Object.getPrototypeOf(performance); const PP = Object.getPrototypeOf(P)
+      return [PP === EventTarget.prototype, Reflect.getPrototypeOf(P) === PP, P.__proto__ === PP, Reflect.ownKeys(P).includes('addEventListener')]`],
+    ['its prototype\'s keys read first', `const P = Object.getPrototypeOf(performance); const k = Object.getOwnPropertyNames(P)
+      return [k.includes('addEventListener'), k.includes('now'), k.includes('constructor'), Object.keys(Object.getOwnPropertyDescriptors(P)).includes('dispatchEvent')]`],
+    ['its prototype\'s prototype replaced first', `const P = Object.getPrototypeOf(performance); Object.setPrototypeOf(P, null)
+      return [typeof performance.addEventListener, performance instanceof EventTarget, Object.getPrototypeOf(P), Object.hasOwn(P, 'dispatchEvent')]`],
+    ['for-in over performance first', `const keys = []; for (const k in performance) keys.push(k); return [keys.includes('now'), keys.includes('timeOrigin'), performance instanceof EventTarget]`],
     ['a program\'s own method on its prototype stays', `Object.getPrototypeOf(performance).addEventListener = 5
       return [Object.getPrototypeOf(performance).addEventListener, performance instanceof EventTarget, typeof performance.dispatchEvent]`],
     ['a signal removes its listener; removeEventListener removes', `const ac = new AbortController(); let n = 0; const f = () => n++

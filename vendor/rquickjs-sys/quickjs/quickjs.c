@@ -1588,6 +1588,7 @@ static void js_free_shape(JSRuntime *rt, JSShape *sh);
 static void js_free_shape_null(JSRuntime *rt, JSShape *sh);
 static int js_shape_prepare_update(JSContext *ctx, JSObject *p,
                                    JSShapeProperty **pprs);
+static int js_lazy_settle_first(JSContext *ctx, JSObject *p); /* code-runtime-quickjs */
 static int init_shape_hash(JSRuntime *rt);
 static __exception int js_get_length32(JSContext *ctx, uint32_t *pres,
                                        JSValueConst obj);
@@ -9098,6 +9099,10 @@ static int JS_SetPrototypeInternal(JSContext *ctx, JSValueConst obj,
         if (JS_VALUE_GET_TAG(obj) != JS_TAG_OBJECT)
             goto not_obj;
     }
+    /* code-runtime-quickjs */
+    if (JS_VALUE_GET_TAG(obj) == JS_TAG_OBJECT &&
+        js_lazy_settle_first(ctx, JS_VALUE_GET_OBJ(obj)) < 0)
+        return -1;
     p = JS_VALUE_GET_OBJ(obj);
     if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_OBJECT) {
         if (JS_VALUE_GET_TAG(proto_val) != JS_TAG_NULL) {
@@ -9217,6 +9222,8 @@ JSValue JS_GetPrototype(JSContext *ctx, JSValueConst obj)
         if (unlikely(p->class_id == JS_CLASS_PROXY)) {
             val = js_proxy_getPrototypeOf(ctx, obj);
         } else {
+            if (unlikely(js_lazy_settle_first(ctx, p) < 0)) /* code-runtime-quickjs */
+                return JS_EXCEPTION;
             p = p->shape->proto;
             if (!p)
                 val = JS_NULL;
@@ -9501,6 +9508,29 @@ static int js_lazy_group_init(JSContext *ctx, JSObject *p, const JSLazyGroup *gr
                               JSContext *realm);
 static int js_lazy_group_drop(JSContext *ctx, JSObject *p, JSShapeProperty *prs,
                               JSProperty *pr);
+
+/* code-runtime-quickjs: `performance`'s prototype while names of a lazy group still wait on
+   it (the embedder's web group, whose load makes it an EventTarget's): its [[Prototype]],
+   its extensibility and its own keys are the load's to settle, so reading or changing them
+   loads the group first, as using one of those names does. */
+static int js_lazy_settle_first(JSContext *ctx, JSObject *p)
+{
+    JSShapeProperty *prs;
+    JSProperty *pr;
+    uint32_t i;
+
+    if (likely(JS_VALUE_GET_TAG(ctx->performance_proto) != JS_TAG_OBJECT ||
+               JS_VALUE_GET_OBJ(ctx->performance_proto) != p))
+        return 0;
+    for (i = 0, prs = get_shape_prop(p->shape); i < p->shape->prop_count; i++, prs++) {
+        pr = &p->prop[i];
+        if (prs->atom != JS_ATOM_NULL &&
+            (prs->flags & JS_PROP_TMASK) == JS_PROP_AUTOINIT &&
+            js_autoinit_get_id(pr) == JS_AUTOINIT_ID_LAZY_GROUP)
+            return js_lazy_group_init(ctx, p, pr->u.init.opaque, js_autoinit_get_realm(pr));
+    }
+    return 0;
+}
 
 /* warning: 'prs' is reallocated after it */
 static int JS_AutoInitProperty(JSContext *ctx, JSObject *p, JSAtom prop,
@@ -9953,6 +9983,8 @@ static int __exception JS_GetOwnPropertyNamesInternal(JSContext *ctx,
     /* clear pointer for consistency in case of failure */
     *ptab = NULL;
     *plen = 0;
+    if (unlikely(js_lazy_settle_first(ctx, p) < 0)) /* code-runtime-quickjs */
+        return -1;
 
     /* compute the number of returned properties */
     num_keys_count = 0;
@@ -10293,6 +10325,8 @@ int JS_PreventExtensions(JSContext *ctx, JSValueConst obj)
     p = JS_VALUE_GET_OBJ(obj);
     if (unlikely(p->class_id == JS_CLASS_PROXY))
         return js_proxy_preventExtensions(ctx, obj);
+    if (unlikely(js_lazy_settle_first(ctx, p) < 0)) /* code-runtime-quickjs */
+        return -1;
     if (is_typed_array(p->class_id)) {
         JSTypedArray *ta = p->u.typed_array;
         JSArrayBuffer *abuf = ta->buffer->u.array_buffer;

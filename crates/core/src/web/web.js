@@ -1018,8 +1018,9 @@
 
   // `Performance`, as Node's a subclass of EventTarget that cannot be constructed, whose
   // prototype is `performance`'s. Its methods waited on that prototype (the web group's
-  // lazy names, so that any of them loads this); they go, and the prototype inherits
-  // EventTarget's, unless a program made it non-extensible first: then they are its own.
+  // lazy names, so that any of them, or reading its prototype or keys, loads this); they go
+  // first (until then, setting its prototype would load this again), and the prototype
+  // inherits EventTarget's.
   function Performance() {
     if (new.target === undefined) throw new TypeError("Class constructor Performance cannot be invoked without 'new'")
     throw codeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor')
@@ -1027,9 +1028,8 @@
   if (perfProto !== undefined) {
     defineProperty(Performance, 'prototype', { value: perfProto, writable: false })
     Reflect.setPrototypeOf(Performance, EventTarget)
-    const inherited = Reflect.setPrototypeOf(perfProto, EventTarget.prototype)
-    const { addEventListener, removeEventListener, dispatchEvent } = EventTarget.prototype
-    native.settleLazy(perfProto, inherited ? { constructor: Performance } : { constructor: Performance, addEventListener, removeEventListener, dispatchEvent })
+    native.settleLazy(perfProto, { constructor: Performance })
+    Reflect.setPrototypeOf(perfProto, EventTarget.prototype)
   }
 
   // `onabort`: an event handler attribute, a listener at the place it was first set.
