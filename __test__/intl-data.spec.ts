@@ -31,3 +31,34 @@ describe('the locales compiled in', () => {
     }
   })
 })
+
+// What the data leaves out to keep the addon within 20 MB (tools/icu-data/src/main.rs): the
+// names of withdrawn currencies, and of languages CLDR has no locale data for.
+describe('the names compiled in', () => {
+  test('current currencies and languages CLDR has locale data for are named as in Node', async () => {
+    const body = `const c = new Intl.DisplayNames('de', { type: 'currency' })
+      const l = new Intl.DisplayNames('fr', { type: 'language' })
+      const n = (c, l) => new Intl.NumberFormat(l, { style: 'currency', currency: c, currencyDisplay: 'name' }).format(2)
+      return [c.of('USD'), c.of('JPY'), c.of('CHF'), l.of('de'), l.of('fo'), l.of('br'), l.of('yue'), l.of('en-GB'), n('EUR', 'en'), n('USD', 'de')]`
+    expect(await ours(body)).toEqual(inNode(body))
+  })
+
+  test('withdrawn currencies and languages without locale data answer their code', async () => {
+    const body = `const c = new Intl.DisplayNames('en', { type: 'currency' })
+      const l = new Intl.DisplayNames('en', { type: 'language' })
+      const none = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' })
+      return [c.of('DEM'), c.of('FRF'), l.of('grc'), l.of('akk'), none.of('grc') === undefined, l.of('grc-GR')]`
+    expect(await ours(body)).toEqual(['DEM', 'FRF', 'grc', 'akk', true, 'grc (Greece)'])
+    // Node (full ICU) names them.
+    expect(inNode(body).slice(0, 4)).toEqual(['German Mark', 'French Franc', 'Ancient Greek', 'Akkadian'])
+  })
+})
+
+// ICU4X without its Chinese/Japanese dictionary: a run of Han and kana is one word segment.
+const OURS_CJ = ['今日は良い天気です', '。', 'カタカナ']
+test('word segments of Chinese and Japanese: no dictionary is compiled in', async () => {
+  const body = `return [...new Intl.Segmenter('ja', { granularity: 'word' }).segment('今日は良い天気です。カタカナ')].map((s) => s.segment)`
+  expect(await ours(body)).toEqual(OURS_CJ)
+  // Node segments with ICU's dictionary: 今日 は 良い 天気 です 。 カタカナ
+  expect(inNode(body)).not.toEqual(OURS_CJ)
+})

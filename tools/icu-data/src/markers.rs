@@ -3,6 +3,9 @@ use icu_provider::prelude::*;
 
 pub(crate) struct Source;
 
+/// The markers main.rs filters before `Source` gives them to the export.
+pub(crate) struct Raw;
+
 const _: () = {
   // The data crates spell the set of a singleton marker's ids `std::collections::BtreeSet`
   // (ICU4X 2.4): this `std` names it, the rest is std's.
@@ -44,6 +47,7 @@ const _: () = {
   #[allow(unused_imports)]
   use icu_time_data::*;
   icu_list_data::make_provider!(Source);
+  icu_list_data::make_provider!(Raw);
   icu_calendar_data::impl_calendar_japanese_modern_v1!(Source, ITER);
   icu_calendar_data::impl_calendar_preferred_v1!(Source, ITER);
   icu_calendar_data::impl_calendar_week_v1!(Source, ITER);
@@ -157,7 +161,7 @@ const _: () = {
   icu_experimental_data::impl_datetime_relative_year_narrow_v1!(Source, ITER);
   icu_experimental_data::impl_datetime_relative_year_short_v1!(Source, ITER);
   icu_experimental_data::impl_decimal_percent_v1!(Source, ITER);
-  icu_experimental_data::impl_locale_names_language_v0!(Source, ITER);
+  icu_experimental_data::impl_locale_names_language_v0!(Raw, ITER);
   icu_experimental_data::impl_locale_names_locale_v0!(Source, ITER);
   icu_experimental_data::impl_locale_names_region_v0!(Source, ITER);
   icu_experimental_data::impl_locale_names_script_v0!(Source, ITER);
