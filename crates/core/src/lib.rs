@@ -150,7 +150,7 @@ impl Engine {
       }),
     };
     if !prelude::is_warm(&preludes()) {
-      engine.inner.pool.submit(Box::new(|| prelude::warm(&preludes())));
+      engine.inner.pool.submit(Box::new(|| prelude::warm(&preludes(), intl::warm)));
     }
     engine
   }

@@ -926,6 +926,21 @@ fn a_parked_run_fits_in_75_kib() {
   }
 }
 
+/// The engine's warm-up (`prelude::warm`, on a pool thread when an engine starts) formats
+/// the default locale once in its own context: the thread it ran on keeps the formatters it
+/// made, so a run's first format there skips ICU4X's data look-ups.
+#[test]
+fn intl_warm_up_makes_the_default_formatters_ahead() {
+  std::thread::spawn(|| {
+    assert_eq!(crate::intl::cached_number_formats(), 0);
+    crate::quickjs::prelude::warm(&[&crate::intl::PRELUDE], crate::intl::warm);
+    // At least the currency format and toLocaleString's decimal one.
+    assert!(crate::intl::cached_number_formats() >= 2);
+  })
+  .join()
+  .unwrap();
+}
+
 /// `Intl` is a lazy data property (`quickjs::lazy`): listing the globals loads nothing, nor
 /// do the locale methods until called; its descriptor is Node's, and the locale methods answer
 /// through the same `Intl` the global holds.

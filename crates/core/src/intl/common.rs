@@ -24,6 +24,12 @@ impl<T: 'static> Cache<T> {
     Cache { map: RefCell::new(None) }
   }
 
+  /// How many objects the cache holds.
+  #[cfg(test)]
+  pub(crate) fn len(&self) -> usize {
+    self.map.borrow().as_ref().map_or(0, |m| m.len())
+  }
+
   /// The cached object for `key`, made by `make` the first time (or its error).
   pub(crate) fn get<E>(&self, key: &str, make: impl FnOnce() -> Result<T, E>) -> Result<Rc<T>, E> {
     if let Some(v) = self.map.borrow().as_ref().and_then(|m| m.get(key)) {

@@ -406,6 +406,12 @@ thread_local! {
   static FORMATTERS: Cache<Formatter> = const { Cache::new() };
 }
 
+/// How many formatters this thread's cache holds.
+#[cfg(test)]
+pub(crate) fn cached() -> usize {
+  FORMATTERS.with(|c| c.len())
+}
+
 fn data_error(ctx: &Ctx<'_>) -> rquickjs::Error {
   rquickjs::Exception::throw_range(ctx, "Incorrect locale information provided")
 }

@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 
 /// Compiles `all` ahead of the first run that needs them (on a pool thread, when an engine
 /// starts): compiling `prelude/inspect.js` takes milliseconds, which would otherwise land on
-/// the compute budget of the first run that logs an object.
-pub fn warm(all: &[&Prelude]) {
+/// the compute budget of the first run that logs an object. `then` runs in the same
+/// throw-away context afterwards (for warm-ups of the caller's own).
+pub fn warm(all: &[&Prelude], then: impl FnOnce(&rquickjs::Ctx<'_>)) {
   let Ok(rt) = rquickjs::Runtime::new() else { return };
   let Ok(ctx) = rquickjs::Context::full(&rt) else { return };
   ctx.with(|ctx| {
@@ -20,6 +21,8 @@ pub fn warm(all: &[&Prelude]) {
         raw::clear_exception(c);
       }
     }
+    then(&ctx);
+    raw::clear_exception(c);
   });
 }
 
