@@ -519,8 +519,6 @@ describe('performance as an EventTarget', () => {
       performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, performance instanceof EventTarget, performance instanceof Performance]`],
     ['the performance global replaced first: the original still is one', `const p = performance; globalThis.performance = {}; let n = 0
       p.addEventListener('x', () => n++); p.dispatchEvent(new Event('x')); return [n, p instanceof EventTarget, typeof performance.addEventListener]`],
-    ['performance frozen first', `Object.freeze(performance); let n = 0
-      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, Object.isFrozen(performance)]`],
     ['its prototype frozen first', `Object.freeze(Object.getPrototypeOf(performance)); let n = 0
       performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x'))
       return [n, performance instanceof Performance, Object.isFrozen(Performance.prototype), Object.hasOwn(Performance.prototype, 'addEventListener')]`],
@@ -542,6 +540,14 @@ describe('performance as an EventTarget', () => {
       EventTarget; return [before, Object.prototype.toString.call(performance), Object.keys(performance), JSON.stringify(Object.getOwnPropertyNames(performance))]`],
   ])('%s: as in Node', async (_, body) => {
     expect(await inSandbox(body), body).toEqual(inFreshNode(body))
+  })
+
+  // Node 20 dispatches on a frozen performance; Node 24 throws from addEventListener (it keeps
+  // the listeners in an own symbol property it can no longer add). Ours keeps them apart from
+  // the object, so a frozen performance still dispatches, as on Node 20.
+  test('a frozen performance still takes listeners and dispatches', async () => {
+    expect(await inSandbox(`Object.freeze(performance); let n = 0
+      performance.addEventListener('x', () => n++); performance.dispatchEvent(new Event('x')); return [n, Object.isFrozen(performance)]`)).toEqual([1, true])
   })
 
   test('reading performance.now and timeOrigin loads nothing; the first method read loads the web globals once for every name', async () => {
